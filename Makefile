@@ -1,0 +1,40 @@
+# portkern: `make demo` runs the performance-portability report, `make test` runs every test. Both install
+# missing Debian packages first, then configure and build (CMake presets in CMakePresets.json).
+JOBS ?= $(shell nproc)
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+
+.PHONY: demo test build deps venv sanitize gpu-check clean
+
+demo: build
+	./build/portkern report --json build/report.json
+
+test: build venv
+	ctest --preset default
+
+build: deps
+	cmake --preset default
+	cmake --build --preset default -j $(JOBS)
+
+deps:
+	bash scripts/install-deps.sh
+
+# The tuning pipeline's Python environment, pinned (tools/tuning/requirements.txt).
+venv: $(VENV)/.installed
+$(VENV)/.installed: tools/tuning/requirements.txt | deps
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install -q --disable-pip-version-check -r tools/tuning/requirements.txt
+	touch $@
+
+# AddressSanitizer + UndefinedBehaviorSanitizer over the CPU tests.
+sanitize: deps
+	cmake --preset sanitize
+	cmake --build --preset sanitize -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 ctest --preset sanitize
+
+# On a machine with an NVIDIA GPU: build, GPU tests, benchmarks, a short table.
+gpu-check:
+	bash scripts/gpu-check.sh
+
+clean:
+	rm -rf build build-cpu build-sanitize

@@ -1,0 +1,73 @@
+// The kernel model on CUDA: a group is a thread block, an item a thread. for_each_item(f) calls f once in
+// each thread, barrier() is __syncthreads(), local<T, Id>() is a __shared__ variable, a private_array is a
+// register array (index it with compile-time constants, or it moves to local memory). Include only from .cu
+// files.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <typeinfo>
+
+#include "portkern/error.hpp"
+#include "portkern/kernel/model.hpp"
+#include "portkern/runtime/queue.hpp"
+#include "portkern/runtime/cuda_check.hpp"
+
+namespace portkern::kernel::cuda {
+
+template <class S>
+struct Group {
+  using shape = S;
+
+  __device__ std::int64_t x() const { return blockIdx.x; }
+  __device__ std::int64_t y() const { return blockIdx.y; }
+  __device__ std::int64_t z() const { return blockIdx.z; }
+  __device__ Range range() const { return Range{gridDim.x, gridDim.y, gridDim.z}; }
+
+  template <class F>
+  __device__ __forceinline__ void for_each_item(F&& f) const {
+    const int x = threadIdx.x, y = S::y > 1 ? int(threadIdx.y) : 0, z = S::z > 1 ? int(threadIdx.z) : 0;
+    f(Item{x, y, z, (z * S::y + y) * S::x + x});
+  }
+
+  __device__ __forceinline__ void barrier() const { __syncthreads(); }
+
+  template <class T, int Id>
+  __device__ __forceinline__ T& local() const {
+    __shared__ alignas(16) T storage;
+    return storage;
+  }
+
+  template <class T, int N>
+  struct private_array_type {
+    T values[N];
+    __device__ __forceinline__ T& operator()(const Item&, int i) { return values[i]; }
+  };
+};
+
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::group_shape::size) entry(const Kernel kernel) {
+  Group<typename Kernel::group_shape> group;
+  kernel(group);
+}
+
+// Launches kernel(group) for every group of `groups` on the queue's stream; checks the launch.
+template <class Kernel>
+void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
+  using S = typename Kernel::group_shape;
+  static_assert(S::size <= 1024, "a CUDA block has at most 1024 threads");
+  const char* function = "portkern::kernel::launch";
+  require(groups.x >= 0 && groups.y >= 0 && groups.z >= 0, function, "groups.x*y*z", groups.size(),
+          "made of non-negative counts");
+  if (groups.size() == 0) return;
+  require(groups.x < (std::int64_t(1) << 31), function, "groups.x", groups.x, "< 2^31 on CUDA");
+  require(groups.y < 65536, function, "groups.y", groups.y, "< 65536 on CUDA");
+  require(groups.z < 65536, function, "groups.z", groups.z, "< 65536 on CUDA");
+  PORTKERN_CUDA_CHECK(function, cudaSetDevice(queue.device().index()));
+  const dim3 grid(unsigned(groups.x), unsigned(groups.y), unsigned(groups.z));
+  const dim3 block(S::x, S::y, S::z);
+  entry<Kernel><<<grid, block, 0, static_cast<cudaStream_t>(queue.native_stream())>>>(kernel);
+  PORTKERN_CUDA_CHECK(function, cudaGetLastError());
+}
+
+}  // namespace portkern::kernel::cuda

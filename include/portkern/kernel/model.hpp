@@ -1,0 +1,92 @@
+// The single-source kernel model: a kernel is written once, as a C++ function object over a *group*, and
+// runs on CUDA (a group is a thread block) and on the CPU (a group is a loop nest on one OpenMP thread).
+//
+//   struct MyKernel {
+//     using group_shape = portkern::kernel::Shape<32, 8>;       // items per group, compile time
+//     /* arguments as members */
+//     template <class Group> PORTKERN_KERNEL void operator()(Group& g) const {
+//       auto& tile = g.template local<float[32][33], 0>();      // group-local memory, id 0
+//       auto acc = g.template private_array<float, 4>();        // 4 floats per item
+//       g.for_each_item([&](auto item) { acc(item, 0) = tile[item.y][item.x]; });   // a phase
+//       g.barrier();                                            // between phases
+//     }
+//   };
+//   portkern::kernel::launch(queue, portkern::kernel::Range{groups_x, groups_y}, MyKernel{...});
+//
+// The contract that makes one source correct on both back ends:
+// - Work happens in phases, each a g.for_each_item(f); items of one phase may only communicate through
+//   group-local memory after a g.barrier(). Code outside for_each_item runs once per group on the CPU and
+//   once per item on CUDA, so it must be uniform (same value for every item): loop bounds, pointers.
+// - Per-item state that lives across phases is a private_array, indexed by the item.
+// - local<T, Id>(): Id gives each group-local allocation its identity (two tiles of one type are distinct).
+// - Everything the kernel is tuned over is a compile-time parameter of the kernel type.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+// PORTKERN_KERNEL marks a kernel's operator(), PORTKERN_INLINE any function it calls, PORTKERN_UNROLL a loop
+// with a compile-time trip count to unroll fully (which keeps register arrays in registers on CUDA).
+#if defined(__CUDACC__)
+#define PORTKERN_KERNEL __host__ __device__ __forceinline__
+#define PORTKERN_INLINE __host__ __device__ __forceinline__
+#else
+#define PORTKERN_KERNEL inline __attribute__((always_inline))
+#define PORTKERN_INLINE inline __attribute__((always_inline))
+#endif
+#if defined(__CUDA_ARCH__)
+#define PORTKERN_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)
+#define PORTKERN_UNROLL   // the host pass of a .cu file: CPU code is built from .cpp files, not here
+#else
+#define PORTKERN_UNROLL _Pragma("GCC unroll 64")
+#endif
+
+namespace portkern::kernel {
+
+// Items per group, in up to three dimensions, known at compile time.
+template <int X, int Y = 1, int Z = 1>
+struct Shape {
+  static_assert(X >= 1 && Y >= 1 && Z >= 1, "a group has at least one item in each dimension");
+  static constexpr int x = X, y = Y, z = Z, size = X * Y * Z;
+};
+
+// The number of groups in each dimension, known at run time.
+struct Range {
+  std::int64_t x = 1, y = 1, z = 1;
+  std::int64_t size() const { return x * y * z; }
+};
+
+// One item of a group: its position in the group and its linear index (x fastest).
+struct Item {
+  int x, y, z, linear;
+};
+
+// N values of T, loaded and stored as one aligned vector access (16-byte loads on CUDA for float4; SIMD
+// registers on the CPU). The pointer must be aligned to the vector size.
+template <class T, int N>
+struct alignas(sizeof(T) * N) vec {
+  static_assert((N & (N - 1)) == 0, "vector width must be a power of two");
+  T v[N];
+
+  PORTKERN_INLINE static vec load(const T* p) {
+#if defined(__CUDA_ARCH__)
+    return *reinterpret_cast<const vec*>(p);
+#else
+    vec r;
+    std::memcpy(&r, __builtin_assume_aligned(p, sizeof(vec)), sizeof(vec));
+    return r;
+#endif
+  }
+  PORTKERN_INLINE void store(T* p) const {
+#if defined(__CUDA_ARCH__)
+    *reinterpret_cast<vec*>(p) = *this;
+#else
+    std::memcpy(__builtin_assume_aligned(p, sizeof(vec)), this, sizeof(vec));
+#endif
+  }
+  PORTKERN_INLINE T& operator[](int i) { return v[i]; }
+  PORTKERN_INLINE const T& operator[](int i) const { return v[i]; }
+};
+
+}  // namespace portkern::kernel

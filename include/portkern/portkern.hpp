@@ -1,0 +1,9 @@
+// portkern: performance-portable compute kernels for x86-64 CPUs and NVIDIA GPUs. The whole public API.
+#pragma once
+
+#include "portkern/error.hpp"
+#include "portkern/runtime/buffer.hpp"
+#include "portkern/runtime/device.hpp"
+#include "portkern/runtime/queue.hpp"
+#include "portkern/runtime/timer.hpp"
+#include "portkern/transpose.hpp"

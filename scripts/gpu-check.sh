@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU: build portkern, run the `gpu` tests (and the rest), the benchmarks, and
+# print a short table last. Logs and JSON go to $OUT (or ./gpu-check-out). Header-only build dependencies
+# that machine lacks (CLI11, nlohmann-json) may be carried as Debian packages in .debs/ and are unpacked
+# into a private prefix (`apt-get download libcli11-dev nlohmann-json3-dev` into .debs/).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-gpu-check-out}
+mkdir -p "$out"
+jobs=$(nproc)
+
+prefix=/tmp/portkern-deps
+if compgen -G ".debs/*.deb" >/dev/null; then
+  for deb in .debs/*.deb; do dpkg -x "$deb" "$prefix"; done
+fi
+export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+
+step() { echo; echo "== $*"; }
+
+step "configure + build ($jobs jobs)"
+start=$(date +%s)
+cmake --preset default -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build --preset default -j "$jobs" > "$out/build.log" 2>&1 || { grep -E 'error|Error' -A5 "$out/build.log" | head -60; exit 1; }
+echo "built in $(( $(date +%s) - start )) s"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
+
+step "tests (gpu label first)"
+ctest --test-dir build -L gpu --output-on-failure -j 4 > "$out/ctest-gpu.log" 2>&1
+tail -4 "$out/ctest-gpu.log"
+ctest --test-dir build -LE gpu --output-on-failure -j 8 > "$out/ctest-cpu.log" 2>&1
+tail -3 "$out/ctest-cpu.log"
+
+step "portkern info"
+./build/portkern info | tee "$out/info.txt"
+
+step "benchmarks"
+./build/portkern bench transpose --device cuda:0 --full --json "$out/transpose-cuda.json" | tee "$out/transpose-cuda.txt"
+./build/portkern bench transpose --device cpu --json "$out/transpose-cpu.json" | tee "$out/transpose-cpu.txt"
+if [ -n "${PORTKERN_GPU_CHECK_EXTRA:-}" ]; then eval "$PORTKERN_GPU_CHECK_EXTRA"; fi
+
+step "summary"
+python3 - "$out" <<'PY'
+import json, sys, statistics
+out = sys.argv[1]
+for dev in ("cuda", "cpu"):
+    rows = json.load(open(f"{out}/transpose-{dev}.json"))["rows"]
+    g = statistics.geometric_mean([r["ratio"] for r in rows])
+    print(f"transpose {dev:4}: portable/native geomean {g:.3f}  of copy bandwidth "
+          f"{min(r['fraction_of_copy'] for r in rows):.0%}-{max(r['fraction_of_copy'] for r in rows):.0%}  "
+          f"verified {all(r['verified'] for r in rows)}")
+PY
+grep -hE "tests passed|tests failed" "$out"/ctest-*.log

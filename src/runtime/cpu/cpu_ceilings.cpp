@@ -1,0 +1,95 @@
+// The CPU's ceilings, measured: an FMA loop on every core with enough independent vector chains to fill the
+// FMA pipes (built for the host's widest SIMD), and a large parallel copy (bytes read + written).
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "runtime/cpu/cpu_backend.hpp"
+
+namespace portkern::detail::cpu {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+#if defined(__AVX512F__)
+constexpr int vector_bytes = 64;
+#elif defined(__AVX__)
+constexpr int vector_bytes = 32;
+#else
+constexpr int vector_bytes = 16;
+#endif
+
+template <class T>
+using native_vector [[gnu::vector_size(vector_bytes)]] = T;
+
+// FLOP/s of `iterations` rounds of 12 independent FMA chains per thread, all threads at once. The chains
+// are named variables (GCC keeps an array of vectors on the stack), each pinned to a register by an empty
+// asm so the compiler can neither fold nor spill it.
+template <class T>
+double fma_gflops(long iterations) {
+  using V = native_vector<T>;
+  constexpr int chains = 12, lanes = vector_bytes / sizeof(T);
+  double seconds = 0;
+  int threads = 1;
+  T sink = 0;
+#pragma omp parallel reduction(+ : sink)
+  {
+#pragma omp single
+    threads = omp_get_num_threads();
+    const V a = V{} + T(0.999), b = V{} + T(0.001);
+    V x0 = V{} + T(omp_get_thread_num()), x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3, x4 = x0 + 4, x5 = x0 + 5,
+      x6 = x0 + 6, x7 = x0 + 7, x8 = x0 + 8, x9 = x0 + 9, x10 = x0 + 10, x11 = x0 + 11;
+#pragma omp barrier
+    const auto start = clock::now();
+    for (long i = 0; i < iterations; ++i) {
+      x0 = x0 * a + b, x1 = x1 * a + b, x2 = x2 * a + b, x3 = x3 * a + b, x4 = x4 * a + b, x5 = x5 * a + b;
+      x6 = x6 * a + b, x7 = x7 * a + b, x8 = x8 * a + b, x9 = x9 * a + b, x10 = x10 * a + b, x11 = x11 * a + b;
+      asm volatile("" : "+v"(x0), "+v"(x1), "+v"(x2), "+v"(x3), "+v"(x4), "+v"(x5));
+      asm volatile("" : "+v"(x6), "+v"(x7), "+v"(x8), "+v"(x9), "+v"(x10), "+v"(x11));
+    }
+#pragma omp barrier
+#pragma omp single
+    seconds = std::chrono::duration<double>(clock::now() - start).count();
+    const V total = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9 + x10 + x11;
+    sink += total[0];
+  }
+  (void)sink;
+  return 2.0 * chains * lanes * double(iterations) * threads / seconds / 1e9;
+}
+
+double copy_gbs() {
+  const std::size_t count = std::size_t(64) << 20;   // 256 MiB per array: far past the caches
+  std::unique_ptr<float[]> src(new float[count]), dst(new float[count]);
+  auto copy = [&] {
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < count; ++i) dst[i] = src[i];
+  };
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < count; ++i) src[i] = dst[i] = float(i & 255);   // first touch on each core
+  copy();
+  double best = 1e30;
+  for (int r = 0; r < 3; ++r) {
+    const auto start = clock::now();
+    copy();
+    best = std::min(best, std::chrono::duration<double>(clock::now() - start).count());
+  }
+  return 2.0 * count * sizeof(float) / best / 1e9;
+}
+
+}  // namespace
+
+Ceilings measure_ceilings() {
+  Ceilings c;
+  fma_gflops<float>(1 << 18);   // warm-up: lets the cores reach their vector clock
+  c.gflops_fp32 = fma_gflops<float>(1 << 22);
+  c.gflops_fp64 = fma_gflops<double>(1 << 22);
+  c.copy_gbs = copy_gbs();
+  return c;
+}
+
+}  // namespace portkern::detail::cpu

@@ -1,0 +1,53 @@
+// The CPU as a device: its name, cores, memory, caches and SIMD width, read from the operating system.
+#include <omp.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+#include "runtime/cpu/cpu_backend.hpp"
+
+namespace portkern::detail::cpu {
+
+namespace {
+// The value of the first "<key>\t: value" line of /proc/cpuinfo, or "" where there is none.
+std::string cpuinfo(const std::string& key) {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(key, 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const auto start = line.find_first_not_of(' ', colon + 1);
+    return start == std::string::npos ? "" : line.substr(start);
+  }
+  return "";
+}
+}  // namespace
+
+DeviceProperties properties() {
+  DeviceProperties p;
+  p.name = cpuinfo("model name");
+  if (p.name.empty()) p.name = "x86-64 CPU";
+  p.compute_units = omp_get_max_threads();
+  p.memory_bytes = std::uint64_t(sysconf(_SC_PHYS_PAGES)) * std::uint64_t(sysconf(_SC_PAGESIZE));
+  const long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+  p.local_memory_bytes = l1 > 0 ? std::uint64_t(l1) : 32768;
+  const std::string mhz = cpuinfo("cpu MHz");
+  p.clock_mhz = mhz.empty() ? 0 : std::stod(mhz);
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) {
+    p.arch = "x86-64 avx512";
+    p.simd_width_fp32 = 16;
+  } else if (__builtin_cpu_supports("avx2")) {
+    p.arch = "x86-64 avx2";
+    p.simd_width_fp32 = 8;
+  } else {
+    p.arch = "x86-64 sse";
+    p.simd_width_fp32 = 4;
+  }
+  // The clock under vector load and the number of FMA pipes are not visible from here: no theoretical
+  // peak; measure_ceilings() gives the measured one.
+  return p;
+}
+
+}  // namespace portkern::detail::cpu

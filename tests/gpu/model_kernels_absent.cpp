@@ -1,0 +1,9 @@
+// Without the CUDA back end the GPU tests still build, and skip.
+#include "model_kernels.hpp"
+#include "portkern/error.hpp"
+
+namespace portkern::testing {
+
+void run_model_check_cuda(Queue&, const kernel::Range&, int*) { fail("run_model_check_cuda", "no CUDA back end"); }
+
+}  // namespace portkern::testing

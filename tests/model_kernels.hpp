@@ -1,0 +1,53 @@
+// Kernels that exercise every piece of the kernel model, written once and run by the CPU and GPU tests.
+#pragma once
+
+#include <cstdint>
+
+#include "portkern/kernel/model.hpp"
+#include "portkern/kernel/private_array.hpp"
+#include "portkern/runtime/queue.hpp"
+
+namespace portkern::testing {
+
+// Each group (8 x 4 x 2 items) writes, for each item, 4 values to out[(group * 64 + item) * 4 ...]:
+//   the value its mirror item (size-1-linear) put in local tile A, the value its successor put in tile B
+//   (same type as A: only the id tells them apart), its packed position x + 10 y + 100 z, and the group's
+//   packed index. The values pass through private arrays across three barriers.
+struct ModelCheck {
+  using group_shape = kernel::Shape<8, 4, 2>;
+  static constexpr int size = group_shape::size;
+  int* out;
+
+  template <class Group>
+  PORTKERN_KERNEL void operator()(Group& g) const {
+    auto& a = g.template local<int[size], 0>();
+    auto& b = g.template local<int[size], 1>();
+    kernel::private_array<int, 2, Group> got;
+    const std::int64_t group = (g.z() * g.range().y + g.y()) * g.range().x + g.x();
+    g.for_each_item([&](kernel::Item item) {
+      a[item.linear] = int(group * 1000 + item.linear);
+      b[item.linear] = -int(group * 1000 + item.linear);
+    });
+    g.barrier();
+    g.for_each_item([&](kernel::Item item) {
+      got(item, 0) = a[size - 1 - item.linear];
+      got(item, 1) = b[(item.linear + 1) % size];
+    });
+    g.barrier();
+    g.for_each_item([&](kernel::Item item) { a[item.linear] = got(item, 0) + 7; });   // overwrite after reads
+    g.barrier();
+    g.for_each_item([&](kernel::Item item) {
+      int* o = out + (group * size + item.linear) * 4;
+      o[0] = a[item.linear] - 7;
+      o[1] = got(item, 1);
+      o[2] = item.x + 10 * item.y + 100 * item.z;
+      o[3] = int(g.x() + 10 * g.y() + 100 * g.z());
+    });
+  }
+};
+
+// Runs ModelCheck over `groups` on the queue's device (out: groups.size() * 64 * 4 ints of that device).
+void run_model_check_cpu(Queue& q, const kernel::Range& groups, int* out);
+void run_model_check_cuda(Queue& q, const kernel::Range& groups, int* out);
+
+}  // namespace portkern::testing

@@ -1,0 +1,47 @@
+// What every portkern test shares: random inputs (never zeros), poisoned outputs, the GPU queue or a skip,
+// and an assertion that a call throws portkern::Error with a message that names what was wrong.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "portkern/portkern.hpp"
+
+namespace portkern::testing {
+
+// Uniform in [-1, -0.1] u [0.1, 1]: random, never zero, so unwritten outputs and wrong indexing show.
+template <class T>
+std::vector<T> random_vector(std::size_t count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> magnitude(0.1, 1.0);
+  std::vector<T> v(count);
+  for (auto& x : v) x = T(rng() & 1 ? magnitude(rng) : -magnitude(rng));
+  return v;
+}
+
+template <class T>
+constexpr T poison = std::numeric_limits<T>::quiet_NaN();
+
+}  // namespace portkern::testing
+
+// Skips the test (reported as skipped by CTest) when no GPU is present.
+#define PORTKERN_REQUIRE_GPU()                                                       \
+  do {                                                                               \
+    if (::portkern::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU present"; \
+  } while (0)
+
+// Expects `statement` to throw portkern::Error whose message contains `text`.
+#define EXPECT_PORTKERN_ERROR(statement, text)                                            \
+  do {                                                                                    \
+    try {                                                                                 \
+      statement;                                                                          \
+      ADD_FAILURE() << "expected portkern::Error containing '" << (text) << "'";          \
+    } catch (const ::portkern::Error& e) {                                                \
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();        \
+    }                                                                                     \
+  } while (0)

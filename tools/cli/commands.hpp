@@ -1,0 +1,17 @@
+// The `portkern` command's sub-commands; each registers itself on the application.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace portkern::cli {
+
+void add_info(CLI::App& app);
+void add_bench(CLI::App& app);
+void add_report(CLI::App& app);
+
+// Writes `json` to `path`, pretty-printed.
+void write_json(const std::string& path, const nlohmann::json& json);
+
+}  // namespace portkern::cli
