@@ -1,6 +1,7 @@
 // portkern: performance-portable compute kernels for x86-64 CPUs and NVIDIA GPUs. The whole public API.
 #pragma once
 
+#include "portkern/blas.hpp"
 #include "portkern/error.hpp"
 #include "portkern/runtime/buffer.hpp"
 #include "portkern/runtime/device.hpp"

@@ -1,0 +1,30 @@
+// Hand-written deployment (until `portkern tune gemm --device cpu --deploy` generates it): the configurations
+// the library instantiates for CPUs with AVX-512, and the rule that picks one per call.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <string_view>
+
+#include "portkern/deploy/selector.hpp"
+
+namespace portkern::deploy::cpu_avx512 {
+
+struct gemm {
+  static constexpr std::string_view device_class = "cpu-avx512";
+  static constexpr std::array<std::string_view, 2> families = {"cpu_packed", "tiled"};
+  static constexpr std::array<std::string_view, 1> cpu_packed = {"cpu_packed/default"};
+  static constexpr std::array<std::string_view, 3> tiled = {
+      "tiled/r8a1c4_wg16x8_global", "tiled/r4a4c4_wg16x16_local_k16_v1", "tiled/r1a8c8_wg16x16_global"};
+
+  // The packed SIMD family is the CPU's fast path for every shape.
+  static int select_family(const Problem&, Path* = nullptr) { return 0; }
+  static int select_cpu_packed(const Problem&, Path* = nullptr) { return 0; }
+  static int select_tiled(const Problem& p, Path* path = nullptr) {
+    const double log2_n = std::log2(double(p.n));
+    if (le(path, "log2_n", log2_n, 3.0)) return 2;
+    return 0;
+  }
+};
+
+}  // namespace portkern::deploy::cpu_avx512

@@ -1,0 +1,63 @@
+// GEMM with BLAS semantics on any device: C = alpha * op(A) * op(B) + beta * C.
+//
+// Column-major like BLAS (a row-major entry point too); op(A) is m x k, op(B) is k x n, C is m x n; lda,
+// ldb, ldc at least the rows the stored matrices hold (op none: A is m x k, lda >= m; op trans: A is k x m,
+// lda >= k). beta == 0 means C is not read. m, n or k of 0 returns at once (k == 0 still scales C by beta).
+// Pointers are memory of the queue's device. The deployment for the device (deploy/<device-class>/gemm.hpp)
+// picks a kernel family and configuration from the shape; `force` overrides it (tuning, experiments).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "portkern/deploy/selector.hpp"
+#include "portkern/runtime/queue.hpp"
+
+namespace portkern {
+
+enum class Op { none, trans };
+enum class Layout { col_major, row_major };
+
+// A family and configuration to use instead of the deployment's pick; empty fields: the deployment decides.
+struct GemmChoice {
+  std::string family;   // "tiled", "cpu_packed", "cuda_simt", "cuda_splitk", "cuda_tf32x3"
+  std::string config;   // a configuration name of that family, e.g. "tiled/r4a1c4_wg16x16_local_k16_v1"
+};
+
+template <class T>
+void gemm(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
+          std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, const GemmChoice& force = {});
+
+// `batch` problems; problem i uses a + i * stride_a, b + i * stride_b, c + i * stride_c.
+template <class T>
+void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                          T alpha, const T* a, std::int64_t lda, std::int64_t stride_a, const T* b, std::int64_t ldb,
+                          std::int64_t stride_b, T beta, T* c, std::int64_t ldc, std::int64_t stride_c,
+                          std::int64_t batch, const GemmChoice& force = {});
+
+// Row-major (C-style) matrices: the same product, leading dimensions count columns.
+template <class T>
+void gemm(Queue& queue, Layout layout, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+          T alpha, const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc,
+          const GemmChoice& force = {});
+
+// What the deployment picks for a problem on a device, without running anything; `family` non-empty asks
+// for the pick within that family. `path` is the route through the decision trees.
+struct GemmSelection {
+  std::string device_class, family, config, path;
+};
+GemmSelection select_gemm(const Device& device, const deploy::Problem& problem, const std::string& family = "");
+
+// What a device's deployment ships: its families and, for each, the configurations instantiated.
+struct GemmDeployment {
+  std::string device_class;
+  std::vector<std::string> families;
+  std::vector<std::vector<std::string>> configs;   // configs[i]: those of families[i]
+};
+GemmDeployment gemm_deployment(const Device& device);
+
+// The device class whose deployment a device uses: "cpu-avx512", "cpu-avx2", "cuda-sm90".
+std::string gemm_device_class(const Device& device);
+
+}  // namespace portkern

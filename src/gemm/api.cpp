@@ -1,0 +1,167 @@
+// portkern::gemm: BLAS argument checks, quick returns, the deployment's choice (or the caller's), dispatch
+// to the family on the queue's back end.
+#include <algorithm>
+#include <string>
+
+#include "gemm/cpu_packed.hpp"
+#include "gemm/deployment.hpp"
+#include "gemm/scale.hpp"
+#include "gemm/tiled_runner.hpp"
+#include "portkern/blas.hpp"
+#include "portkern/error.hpp"
+#if PORTKERN_HAVE_CUDA
+#include "gemm/cuda_gemm.hpp"
+#endif
+
+namespace portkern {
+
+namespace {
+
+constexpr const char* fn = "portkern::gemm";
+
+std::string at_least(const char* what, std::int64_t value) {
+  return ">= " + std::string(what) + " = " + std::to_string(value);
+}
+
+template <class T>
+void check_arguments(const Queue& queue, bool ta, bool tb, const gemm_impl::GemmArgs<T>& p) {
+  require(p.m >= 0, fn, "m", p.m, ">= 0");
+  require(p.n >= 0, fn, "n", p.n, ">= 0");
+  require(p.k >= 0, fn, "k", p.k, ">= 0");
+  const std::int64_t rows_a = std::max<std::int64_t>(1, ta ? p.k : p.m);
+  const std::int64_t rows_b = std::max<std::int64_t>(1, tb ? p.n : p.k);
+  require(p.lda >= rows_a, fn, "lda", p.lda, at_least(ta ? "max(1, k)" : "max(1, m)", rows_a));
+  require(p.ldb >= rows_b, fn, "ldb", p.ldb, at_least(tb ? "max(1, n)" : "max(1, k)", rows_b));
+  require(p.ldc >= std::max<std::int64_t>(1, p.m), fn, "ldc", p.ldc, at_least("max(1, m)", std::max<std::int64_t>(1, p.m)));
+  require(p.batch >= 0, fn, "batch", p.batch, ">= 0");
+  if (p.batch > 1) {
+    require(p.stride_a >= 0, fn, "stride_a", p.stride_a, ">= 0");
+    require(p.stride_b >= 0, fn, "stride_b", p.stride_b, ">= 0");
+    require(p.stride_c >= p.ldc * p.n, fn, "stride_c", p.stride_c, at_least("ldc * n (outputs must not overlap)", p.ldc * p.n));
+  }
+  if (p.m == 0 || p.n == 0 || p.batch == 0) return;
+  queue.check_pointer(p.c, fn, "c");
+  if (p.k > 0 && p.alpha != T(0)) {
+    queue.check_pointer(p.a, fn, "a");
+    queue.check_pointer(p.b, fn, "b");
+  }
+}
+
+template <class T>
+void scale(Queue& queue, const gemm_impl::GemmArgs<T>& p) {
+  const gemm_impl::ScaleMatrix<T> kernel{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c};
+  if (queue.device().is_cpu()) return gemm_impl::scale_cpu(queue, kernel, p.batch);
+#if PORTKERN_HAVE_CUDA
+  gemm_impl::scale_cuda(queue, kernel, p.batch);
+#endif
+}
+
+[[noreturn]] void family_unavailable(const std::string& family, const Device& device) {
+  fail(fn, "family '" + family + "' does not run on " + device.name());
+}
+
+template <class T>
+void dispatch(Queue& queue, const GemmSelection& s, bool ta, bool tb, const gemm_impl::GemmArgs<T>& p) {
+  const Device& device = queue.device();
+  if (s.family == "tiled") {
+    if (device.is_cpu()) return gemm_impl::run_tiled_cpu(queue, s.config, ta, tb, p);
+#if PORTKERN_HAVE_CUDA
+    return gemm_impl::run_tiled_cuda(queue, s.config, ta, tb, p);
+#endif
+  }
+  if (s.family == "cpu_packed") {
+    if (!device.is_cpu()) family_unavailable(s.family, device);
+    return gemm_impl::cpu_packed::run(ta, tb, p.m, p.n, p.k, p.alpha, p.a, p.lda, p.stride_a, p.b, p.ldb, p.stride_b,
+                                 p.beta, p.c, p.ldc, p.stride_c, p.batch, queue.cpu_threads());
+  }
+#if PORTKERN_HAVE_CUDA
+  using gemm_impl::cuda_native::Family;
+  const Family native = s.family == "cuda_simt" ? Family::simt : s.family == "cuda_splitk" ? Family::splitk : Family::tf32x3;
+  if (s.family == "cuda_simt" || s.family == "cuda_splitk" || s.family == "cuda_tf32x3") {
+    if (!device.is_cuda()) family_unavailable(s.family, device);
+    return gemm_impl::cuda_native::run(native, queue.native_stream(), ta, tb, p.m, p.n, p.k, p.alpha, p.a, p.lda,
+                                  p.stride_a, p.b, p.ldb, p.stride_b, p.beta, p.c, p.ldc, p.stride_c, p.batch);
+  }
+#endif
+  fail(fn, "unknown family '" + s.family + "' on " + device.name());
+}
+
+}  // namespace
+
+std::string gemm_device_class(const Device& device) {
+  return std::string(device.is_cpu() ? gemm_impl::CpuDeployment::device_class : gemm_impl::CudaDeployment::device_class);
+}
+
+namespace {
+template <class D>
+GemmDeployment describe_deployment() {
+  GemmDeployment d{std::string(D::device_class), {}, {}};
+  for (std::string_view family : D::families) {
+    d.families.emplace_back(family);
+    d.configs.emplace_back();
+    for (std::string_view config : gemm_impl::deployed_configs<D>(family)) d.configs.back().emplace_back(config);
+  }
+  return d;
+}
+}  // namespace
+
+GemmDeployment gemm_deployment(const Device& device) {
+  return device.is_cpu() ? describe_deployment<gemm_impl::CpuDeployment>()
+                         : describe_deployment<gemm_impl::CudaDeployment>();
+}
+
+GemmSelection select_gemm(const Device& device, const deploy::Problem& problem, const std::string& family) {
+  return device.is_cpu() ? gemm_impl::select_with<gemm_impl::CpuDeployment>(problem, family)
+                         : gemm_impl::select_with<gemm_impl::CudaDeployment>(problem, family);
+}
+
+template <class T>
+void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                          T alpha, const T* a, std::int64_t lda, std::int64_t stride_a, const T* b, std::int64_t ldb,
+                          std::int64_t stride_b, T beta, T* c, std::int64_t ldc, std::int64_t stride_c,
+                          std::int64_t batch, const GemmChoice& force) {
+  const bool ta = trans_a == Op::trans, tb = trans_b == Op::trans;
+  const gemm_impl::GemmArgs<T> p{m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch};
+  check_arguments(queue, ta, tb, p);
+  if (m == 0 || n == 0 || batch == 0) return;
+  if (k == 0 || alpha == T(0)) {
+    if (beta != T(1)) scale(queue, p);
+    return;
+  }
+  GemmSelection choice;
+  if (!force.config.empty()) {   // a configuration names its family: "tiled/r4a1c4_wg16x16_global"
+    choice.config = force.config;
+    choice.family = force.family.empty() ? force.config.substr(0, force.config.find('/')) : force.family;
+  } else {
+    choice = select_gemm(queue.device(), deploy::Problem{m, n, k, batch, ta, tb}, force.family);
+  }
+  dispatch(queue, choice, ta, tb, p);
+}
+
+template <class T>
+void gemm(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
+          std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc, const GemmChoice& force) {
+  gemm_strided_batched(queue, trans_a, trans_b, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1, force);
+}
+
+// Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: swap the operands and m, n.
+template <class T>
+void gemm(Queue& queue, Layout layout, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+          T alpha, const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc,
+          const GemmChoice& force) {
+  if (layout == Layout::col_major) return gemm(queue, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, force);
+  gemm(queue, trans_b, trans_a, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc, force);
+}
+
+#define PORTKERN_INSTANTIATE_GEMM(T)                                                                                \
+  template void gemm<T>(Queue&, Op, Op, std::int64_t, std::int64_t, std::int64_t, T, const T*, std::int64_t,      \
+                        const T*, std::int64_t, T, T*, std::int64_t, const GemmChoice&);                          \
+  template void gemm<T>(Queue&, Layout, Op, Op, std::int64_t, std::int64_t, std::int64_t, T, const T*,            \
+                        std::int64_t, const T*, std::int64_t, T, T*, std::int64_t, const GemmChoice&);            \
+  template void gemm_strided_batched<T>(Queue&, Op, Op, std::int64_t, std::int64_t, std::int64_t, T, const T*,    \
+                                        std::int64_t, std::int64_t, const T*, std::int64_t, std::int64_t, T, T*, \
+                                        std::int64_t, std::int64_t, std::int64_t, const GemmChoice&);
+PORTKERN_INSTANTIATE_GEMM(float)
+PORTKERN_INSTANTIATE_GEMM(double)
+
+}  // namespace portkern

@@ -1,0 +1,48 @@
+// Runs a `tiled` configuration by name on one back end: the names a deployment lists are parsed at compile
+// time into TiledConfig values, and each becomes four kernels (one per transpose combination).
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "gemm/tiled.hpp"
+#include "portkern/error.hpp"
+#include "portkern/runtime/queue.hpp"
+
+namespace portkern::gemm_impl {
+
+// Calls launch.template operator()<P>() for the configuration of `names` called `config`; false if none is.
+template <const auto& names, class Launch>
+bool with_tiled_config(std::string_view config, Launch&& launch) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    bool found = false;
+    ((!found && config == names[I] ? (launch.template operator()<parse_tiled(names[I])>(), found = true) : false), ...);
+    return found;
+  }(std::make_index_sequence<names.size()>{});
+}
+
+// Launches GemmTiled<P, T, ta, tb> through `launch_kernel(kernel)` for the run-time transposes.
+template <TiledConfig P, class T, class LaunchKernel>
+void launch_tiled(bool trans_a, bool trans_b, const GemmArgs<T>& args, LaunchKernel&& launch_kernel) {
+  if (trans_a) {
+    if (trans_b) return launch_kernel(GemmTiled<P, T, true, true>{args});
+    return launch_kernel(GemmTiled<P, T, true, false>{args});
+  }
+  if (trans_b) return launch_kernel(GemmTiled<P, T, false, true>{args});
+  launch_kernel(GemmTiled<P, T, false, false>{args});
+}
+
+template <class T>
+void run_tiled_cpu(const Queue& queue, std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args);
+template <class T>
+void run_tiled_cuda(const Queue& queue, std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args);
+
+[[noreturn]] inline void tiled_config_missing(std::string_view config, std::string_view device_class) {
+  fail("portkern::gemm", "configuration '" + std::string(config) + "' is not instantiated for " +
+                             std::string(device_class) + " in this build (see deploy/" + std::string(device_class) +
+                             "/gemm.hpp)");
+}
+
+}  // namespace portkern::gemm_impl

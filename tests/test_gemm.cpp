@@ -1,0 +1,98 @@
+// GEMM on the CPU: every deployed family and configuration against the float64 reference, the argument
+// checks, quick returns, and 64-bit index arithmetic.
+#include <sys/mman.h>
+
+#include "gemm_cases.hpp"
+
+namespace portkern::testing {
+namespace {
+
+class GemmCpu : public ::testing::TestWithParam<GemmChoice> {};
+
+TEST_P(GemmCpu, FloatMatchesReference) {
+  for (const auto& c : gemm_cases()) check_gemm<float>(Device::cpu(), c, GetParam());
+}
+TEST_P(GemmCpu, DoubleMatchesReference) {
+  for (const auto& c : gemm_cases()) check_gemm<double>(Device::cpu(), c, GetParam());
+}
+
+std::string config_name(const ::testing::TestParamInfo<GemmChoice>& info) {
+  std::string name = info.param.config;
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Deployed, GemmCpu, ::testing::ValuesIn(deployed_choices(Device::cpu())), config_name);
+
+TEST(GemmCpuApi, DeploymentChoosesWithoutForce) {
+  check_gemm<float>(Device::cpu(), {false, true, 67, 45, 33, 1.0, 0.0, 2, 2}, {});
+  check_gemm<double>(Device::cpu(), {true, false, 5, 300, 700, 2.0, -1.0}, {});
+}
+
+TEST(GemmCpuApi, ZeroKAndZeroAlphaScaleC) {
+  check_gemm<float>(Device::cpu(), {false, false, 37, 11, 0, 1.0, 0.5, 1, 2}, {});
+  check_gemm<float>(Device::cpu(), {false, false, 37, 11, 0, 1.0, 0.0}, {});   // NaN in C becomes 0
+  check_gemm<double>(Device::cpu(), {true, true, 9, 8, 7, 0.0, -2.0}, {});
+}
+
+TEST(GemmCpuApi, RowMajorIsTheTransposedProduct) {
+  Queue q;
+  // Row-major 2x3 * 3x2: [[1,2,3],[4,5,6]] * [[1,0],[0,1],[1,1]] = [[4,5],[10,11]].
+  const float a[] = {1, 2, 3, 4, 5, 6}, b[] = {1, 0, 0, 1, 1, 1};
+  float c[4] = {-1, -1, -1, -1};
+  gemm<float>(q, Layout::row_major, Op::none, Op::none, 2, 2, 3, 1.f, a, 3, b, 2, 0.f, c, 2);
+  EXPECT_EQ(std::vector<float>(c, c + 4), (std::vector<float>{4, 5, 10, 11}));
+}
+
+TEST(GemmCpuApi, BadArgumentsAreErrors) {
+  Queue q;
+  std::vector<float> a(100, 1), b(100, 1), c(100, 1);
+  auto call = [&](std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
+                  Op ta = Op::none) {
+    gemm<float>(q, ta, Op::none, m, n, k, 1.f, a.data(), lda, b.data(), ldb, 0.f, c.data(), ldc);
+  };
+  EXPECT_PORTKERN_ERROR(call(-1, 2, 2, 2, 2, 2), "argument m = -1 must be >= 0");
+  EXPECT_PORTKERN_ERROR(call(2, -3, 2, 2, 2, 2), "argument n = -3");
+  EXPECT_PORTKERN_ERROR(call(2, 2, -4, 2, 2, 2), "argument k = -4");
+  EXPECT_PORTKERN_ERROR(call(5, 2, 2, 3, 2, 5), "argument lda = 3 must be >= max(1, m) = 5");
+  EXPECT_PORTKERN_ERROR(call(2, 2, 6, 6, 2, 2, Op::trans), "argument lda = 6 must be >= max(1, k) = 6" ? "argument ldb = 2 must be >= max(1, k) = 6" : "");
+  EXPECT_PORTKERN_ERROR(call(2, 2, 6, 6, 2, 2), "argument lda = 6 must be >= max(1, m)" ? "argument ldb = 2 must be >= max(1, k) = 6" : "");
+  EXPECT_PORTKERN_ERROR(call(4, 2, 2, 4, 2, 3), "argument ldc = 3 must be >= max(1, m) = 4");
+  EXPECT_PORTKERN_ERROR(gemm<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, nullptr, 2, b.data(), 2, 0.f, c.data(), 2), "argument a = nullptr");
+  EXPECT_PORTKERN_ERROR(gemm<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, b.data(), 2, 0.f, nullptr, 2), "argument c = nullptr");
+  EXPECT_PORTKERN_ERROR(gemm_strided_batched<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, 4, b.data(), 2, 4, 0.f, c.data(), 2, 3, 2),
+                        "argument stride_c = 3 must be >= ldc * n");
+  EXPECT_PORTKERN_ERROR(gemm<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, b.data(), 2, 0.f, c.data(), 2, {"cuda_simt", ""}),
+                        "cuda_simt");
+  EXPECT_PORTKERN_ERROR(gemm<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, b.data(), 2, 0.f, c.data(), 2, {"", "tiled/r3a1c1_wg1x1_global"}),
+                        "not instantiated");
+  // Empty problems return at once, whatever the pointers.
+  gemm<float>(q, Op::none, Op::none, 0, 5, 5, 1.f, nullptr, 1, nullptr, 5, 0.f, nullptr, 1);
+  gemm<float>(q, Op::none, Op::none, 5, 0, 5, 1.f, nullptr, 5, nullptr, 5, 0.f, nullptr, 5);
+}
+
+// lda beyond 2^31: A's second column starts 2^31 + 5 elements after the first. Only the touched pages of the
+// 16 GiB reservation become memory.
+TEST(GemmCpuApi, IndexArithmeticIs64Bit) {
+  const std::int64_t lda = (std::int64_t(1) << 31) + 5, m = 3, k = 2, n = 2;
+  const std::size_t bytes = std::size_t(lda * k) * sizeof(float);
+  void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (memory == MAP_FAILED) GTEST_SKIP() << "cannot reserve 16 GiB of address space";
+  auto* a = static_cast<float*>(memory);
+  for (int i = 0; i < m; ++i) a[i] = float(i + 1), a[lda + i] = float(10 * (i + 1));
+  const float b[] = {1, 2, 3, 4};   // 2 x 2
+  Queue q;
+  for (const auto& choice : deployed_choices(Device::cpu())) {
+    float c[6] = {0};
+    gemm<float>(q, Op::none, Op::none, m, n, k, 1.f, a, lda, b, 2, 0.f, c, 3, choice);
+    for (int i = 0; i < m; ++i) {
+      EXPECT_EQ(c[i], float((i + 1) * 1 + 10 * (i + 1) * 2)) << choice.config;
+      EXPECT_EQ(c[3 + i], float((i + 1) * 3 + 10 * (i + 1) * 4)) << choice.config;
+    }
+  }
+  munmap(memory, bytes);
+}
+
+}  // namespace
+}  // namespace portkern::testing

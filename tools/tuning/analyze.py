@@ -1,0 +1,368 @@
+#!/usr/bin/env python3
+"""Analyse benchmark datasets the way seed 001 does (§4, §5) and recommend a deployment.
+
+  python3 tools/tuning/analyze.py DATASET.csv [...] --out DIR [--op gemm] [--family tiled] [--seed 0]
+                                  [--deploy-header deploy/<class>/gemm.hpp --device-class <class>]
+
+Per family of configurations (all families in the data, or just --family):
+ 1. split the shapes into training and held-out test shapes (fixed seed, --test-fraction);
+ 2. for every normalisation x selection method x N (--n-min..--n-max), select N configurations on the
+    training shapes and score them on the test shapes: the oracle among the N (the most any runtime choice
+    could get), and decision trees A/B/C trained to pick among them;
+ 3. tables like seed 001's Figures 5/6 (selection method x N, per normalisation), Table 1/2 (classifier x N
+    for one selection; classifier x selection method at the deployed N) and a PNG of % of optimal against N;
+ 4. the deployment: among depth-limited trees (B, C) with N <= --max-deploy-n (when any), the best held-out
+    score; the smallest N within --tolerance of it; at that N the best (normalisation, selection, tree).
+    The configurations and tree are then refitted on all shapes (unless --no-refit) for deployment.
+When several families are analysed, a top-level decision tree chooses the family per shape (labels: the
+family whose deployed choice is fastest) and the whole is scored on the test shapes against the best of all
+configurations of all families.
+
+Writes to --out: report.md (all tables), *.csv tables, selection_vs_n.png, scores.csv (every selection),
+selection.json (the deployment, read by codegen.py); one subdirectory per family when there are several.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _venv
+    _venv.ensure()
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+import classify  # noqa: E402
+import codegen  # noqa: E402
+import dataset  # noqa: E402
+import evaluate  # noqa: E402
+import normalise  # noqa: E402
+import report  # noqa: E402
+import selection  # noqa: E402
+from features import FEATURE_NAMES, feature_matrix  # noqa: E402
+
+REFERENCE_SELECTION = ("standard", "pca_kmeans/centroid")  # seed 001's Tables 1 and 2
+TREES = ("DecisionTreeA", "DecisionTreeB", "DecisionTreeC")
+
+
+@dataclass
+class Options:
+    seed: int = 0
+    test_fraction: float = 0.25
+    n_min: int = 4
+    n_max: int = 15
+    max_deploy_n: int = 8
+    tolerance: float = 0.005
+    normalisations: tuple[str, ...] = tuple(normalise.NORMALISATIONS)
+    methods: tuple[str, ...] = tuple(selection.method_names())
+    classifiers: tuple[str, ...] = classify.CLASSIFIERS
+    refit: bool = True
+    quiet: bool = False
+
+
+@dataclass
+class Deployment:
+    """What one family deploys: its configurations and the tree choosing among them."""
+    family: str
+    configs: list[str]
+    tree: dict | None
+    normalisation: str
+    selection: str
+    classifier: str
+    n: int
+    score: float          # held-out geomean fraction of the family's best, with the held-out model
+    oracle: float         # held-out oracle among the selected configurations
+    heldout_choice: np.ndarray = field(repr=False, default=None)   # held-out model's column of the table, per shape
+    deployed_choice: np.ndarray = field(repr=False, default=None)  # deployed model's column of the table, per shape
+
+
+def log(opts: Options, message: str) -> None:
+    if not opts.quiet:
+        print(message, flush=True)
+
+
+def family_split(table: dataset.PerfTable, test_keys: set) -> evaluate.Split:
+    """Train/test indices of `table`'s shapes following a split of shape keys made on the whole dataset."""
+    keys = shape_keys(table)
+    test = np.array([i for i, k in enumerate(keys) if k in test_keys], dtype=int)
+    train = np.array([i for i, k in enumerate(keys) if k not in test_keys], dtype=int)
+    return evaluate.Split(train, test)
+
+
+def shape_keys(table: dataset.PerfTable) -> list[tuple]:
+    return [tuple(r) for r in table.shapes[dataset.SHAPE_KEY].itertuples(index=False, name=None)]
+
+
+def selection_grid(table: dataset.PerfTable, feats: np.ndarray, sp: evaluate.Split, ns: list[int],
+                   opts: Options) -> tuple[pd.DataFrame, dict]:
+    """Every (normalisation, method, N): selected configs, held-out oracle and tree scores."""
+    perf_train, perf_test = table.perf[sp.train], table.perf[sp.test]
+    rows, selected = [], {}
+    for norm in opts.normalisations:
+        x = normalise.NORMALISATIONS[norm](perf_train)
+        started = time.time()
+        for method in opts.methods:
+            for n in ns:
+                sel = selection.select(method, x, perf_train, feats[sp.train], n, opts.seed)
+                selected[(norm, method, n)] = sel
+                labels = classify.best_labels(perf_train, sel)
+                row = {"normalisation": norm, "selection": method, "n": n,
+                       "oracle": evaluate.oracle_score(perf_test, sel)}
+                for name in TREES:
+                    model = classify.fit(name, feats[sp.train], labels, opts.seed)
+                    chosen = np.asarray(sel)[model.predict(feats[sp.test])]
+                    row[name] = evaluate.choice_score(perf_test, chosen)
+                rows.append(row)
+        log(opts, f"  {norm}: {len(opts.methods)} selection methods x N={ns[0]}..{ns[-1]} "
+                  f"({time.time() - started:.1f}s)")
+    return pd.DataFrame(rows), selected
+
+
+def classifier_scores(table: dataset.PerfTable, feats: np.ndarray, sp: evaluate.Split, sel: list[int],
+                      opts: Options) -> dict[str, float]:
+    """Held-out score of every classifier choosing among `sel`, plus the oracle."""
+    perf_train, perf_test = table.perf[sp.train], table.perf[sp.test]
+    labels = classify.best_labels(perf_train, sel)
+    out = {}
+    for name in opts.classifiers:
+        model = classify.fit(name, feats[sp.train], labels, opts.seed)
+        out[name] = evaluate.choice_score(perf_test, np.asarray(sel)[model.predict(feats[sp.test])])
+    out["oracle (best of the N)"] = evaluate.oracle_score(perf_test, sel)
+    return out
+
+
+def choose_deployment(grid: pd.DataFrame, opts: Options) -> pd.Series:
+    """The recommended (normalisation, selection, N, tree) row: see the module docstring, step 4."""
+    long = grid.melt(id_vars=["normalisation", "selection", "n", "oracle"], value_vars=list(classify.DEPLOYABLE),
+                     var_name="classifier", value_name="score")
+    small = long[long["n"] <= opts.max_deploy_n]
+    pool = small if not small.empty else long
+    best = pool["score"].max()
+    n = pool.loc[pool["score"] >= best - opts.tolerance, "n"].min()
+    at_n = pool[pool["n"] == n].copy()
+    # ties: prefer the shallower tree (C), then the order of normalisations and methods in the grid
+    at_n["tree_rank"] = at_n["classifier"].map({"DecisionTreeC": 0, "DecisionTreeB": 1})
+    at_n = at_n.sort_values(["score", "tree_rank"], ascending=[False, True], kind="stable")
+    return at_n.iloc[0]
+
+
+def analyse_family(table: dataset.PerfTable, sp: evaluate.Split, out_dir: Path, opts: Options,
+                   title: str) -> Deployment:
+    """Steps 2-4 of the module docstring for one family's table; returns its deployment."""
+    family = "+".join(table.family_names())
+    feats = feature_matrix(table.shapes, FEATURE_NAMES)
+    rep = report.Report(out_dir, title)
+    rep.text(f"{table.n_shapes} shapes ({len(sp.train)} training, {len(sp.test)} held out), "
+             f"{table.n_configs} configurations, {int((table.perf <= 0).sum())} failed measurements"
+             + (f", {table.dropped_shapes} shapes dropped (every configuration failed)" if table.dropped_shapes
+                else "") + ".")
+    if table.n_configs == 1 or len(sp.train) < 2 or len(sp.test) < 1:
+        # nothing to learn: deploy the configuration best on the most shapes, without a tree
+        sel = selection.top_n(table.perf, 1)
+        score = evaluate.oracle_score(table.perf[sp.test], sel) if len(sp.test) else 1.0
+        rep.text(f"Deploying the single configuration {table.configs[sel[0]]} "
+                 f"({'the only one' if table.n_configs == 1 else 'too few shapes to analyse'}).")
+        rep.write()
+        return Deployment(family, [table.configs[sel[0]]], None, "-", "all" if table.n_configs == 1 else "top_n",
+                          "none", 1, score, score, np.full(table.n_shapes, sel[0], dtype=int),
+                          np.full(table.n_shapes, sel[0], dtype=int))
+    ns = [n for n in range(opts.n_min, opts.n_max + 1) if n < table.n_configs] or [table.n_configs]
+    grid, selected = selection_grid(table, feats, sp, ns, opts)
+    grid.to_csv(out_dir / "scores.csv", index=False, float_format="%.5f")
+
+    for norm in opts.normalisations:
+        part = grid[grid["normalisation"] == norm]
+        table_ = report.percent_table(part, "selection", "n", "oracle")
+        rep.table(f"selection_{norm}", f"Selection: % of optimal with the best of N ({norm} normalisation)",
+                  table_, "Held-out geomean of the best of the N selected configurations (seed 001 Fig. 5/6).")
+    report.plot_selection(grid, out_dir / "selection_vs_n.png", f"{title}: best of N selected, held-out shapes")
+
+    chosen = choose_deployment(grid, opts)
+    norm, method, n = chosen["normalisation"], chosen["selection"], int(chosen["n"])
+    references = [REFERENCE_SELECTION] if REFERENCE_SELECTION[0] in opts.normalisations \
+        and REFERENCE_SELECTION[1] in opts.methods else []
+    if (norm, method) not in references:
+        references.append((norm, method))
+    for ref_norm, ref_method in references:
+        by_n = pd.DataFrame({n_: classifier_scores(table, feats, sp, selected[(ref_norm, ref_method, n_)], opts)
+                             for n_ in ns}) * 100.0
+        by_n.index.name = "classifier"
+        rep.table(f"classifiers_by_n_{ref_norm}_{ref_method.replace('/', '_')}",
+                  f"Classifiers x N, selection {ref_method} ({ref_norm}) (seed 001 Tables 1/2)", by_n,
+                  "Held-out geomean % of the best of all configurations; last row: the most achievable with the N.")
+    by_sel = pd.DataFrame({m: classifier_scores(table, feats, sp, selected[(norm, m, n)], opts)
+                           for m in opts.methods}) * 100.0
+    by_sel.index.name = "classifier"
+    rep.table("classifiers_by_selection", f"Classifiers x selection method, N={n} ({norm})", by_sel,
+              "Held-out geomean % of the best of all configurations.")
+
+    heldout_sel = selected[(norm, method, n)]
+    heldout_tree = classify.fit(chosen["classifier"], feats[sp.train],
+                                classify.best_labels(table.perf[sp.train], heldout_sel), opts.seed)
+    heldout_choice = np.asarray(heldout_sel)[heldout_tree.predict(feats)]
+    if opts.refit:
+        x_all = normalise.NORMALISATIONS[norm](table.perf)
+        deploy_sel = selection.select(method, x_all, table.perf, feats, n, opts.seed)
+        tree = classify.fit(chosen["classifier"], feats, classify.best_labels(table.perf, deploy_sel), opts.seed)
+    else:
+        deploy_sel, tree = heldout_sel, heldout_tree
+    dep = Deployment(family, [table.configs[c] for c in deploy_sel], classify.tree_to_dict(tree, FEATURE_NAMES),
+                     norm, method, classify.spec(chosen["classifier"]), n, float(chosen["score"]),
+                     float(chosen["oracle"]), heldout_choice, np.asarray(deploy_sel)[tree.predict(feats)])
+    heldout_configs = [table.configs[c] for c in heldout_sel]
+    rep.text(f"Deployment: N={n} configurations selected by {method} on {norm}-normalised data, chosen by "
+             f"{dep.classifier}: {100 * dep.score:.2f}% of the best of all configurations on held-out shapes "
+             f"(best of the N: {100 * dep.oracle:.2f}%). Configurations (held-out model): "
+             f"{', '.join(heldout_configs)}." + (" Refitted on all shapes: " + ", ".join(dep.configs) + "."
+                                                  if opts.refit else ""))
+    rep.write()
+    return dep
+
+
+def family_choices(full: dataset.PerfTable, deps: list[Deployment], fam_tables: list[dataset.PerfTable],
+                   attribute: str) -> np.ndarray:
+    """shapes x families: column of `full` each family's model (Deployment.<attribute>) runs on each shape of
+    `full`; -1 where the family has no successful configuration for the shape."""
+    keys = shape_keys(full)
+    col = {c: i for i, c in enumerate(full.configs)}
+    choice = np.full((full.n_shapes, len(deps)), -1, dtype=int)
+    for f, (dep, ft) in enumerate(zip(deps, fam_tables)):
+        local = getattr(dep, attribute)
+        where = {k: i for i, k in enumerate(shape_keys(ft))}
+        for s, key in enumerate(keys):
+            if key in where:
+                choice[s, f] = col[ft.configs[local[where[key]]]]
+    return choice
+
+
+def fastest_family(full: dataset.PerfTable, choice: np.ndarray) -> np.ndarray:
+    """Per shape, the family whose choice runs fastest (the family tree's training label)."""
+    perf = np.where(choice >= 0, np.take_along_axis(full.perf, np.maximum(choice, 0), axis=1), 0.0)
+    return perf.argmax(axis=1)
+
+
+def family_tree(full: dataset.PerfTable, deps: list[Deployment], fam_tables: list[dataset.PerfTable],
+                sp: evaluate.Split, opts: Options) -> tuple[dict | None, float, str]:
+    """Top-level tree choosing the family; returns (tree, held-out score vs all configurations, spec).
+    Trained and scored with the families' held-out models; refitted on the deployed models' choices."""
+    feats = feature_matrix(full.shapes, FEATURE_NAMES)
+    choice = family_choices(full, deps, fam_tables, "heldout_choice")
+    labels = fastest_family(full, choice)
+    best = None
+    for name in classify.DEPLOYABLE:
+        model = classify.fit(name, feats[sp.train], labels[sp.train], opts.seed)
+        fam = model.predict(feats[sp.test])
+        score = evaluate.choice_score(full.perf[sp.test], choice[sp.test, fam])
+        if best is None or score > best[1] + 1e-12:
+            best = (name, score, model)
+    name, score, model = best
+    if opts.refit:
+        labels = fastest_family(full, family_choices(full, deps, fam_tables, "deployed_choice"))
+        model = classify.fit(name, feats, labels, opts.seed)
+    return classify.tree_to_dict(model, FEATURE_NAMES), score, classify.spec(name)
+
+
+def analyse(paths: list[str], out_dir: Path, op: str | None = "gemm", family: str | None = None,
+            device: str | None = None, opts: Options | None = None) -> dict:
+    """Run the whole analysis; writes the outputs to out_dir and returns the selection (also selection.json)."""
+    opts = opts or Options()
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    full = dataset.load(paths, op=op, family=family, device=device)
+    families = full.family_names()
+    log(opts, f"{full.device} {op}: {full.n_shapes} shapes x {full.n_configs} configurations, "
+              f"families {', '.join(families)}")
+    sp = evaluate.split(full.n_shapes, opts.test_fraction, opts.seed)
+    test_keys = {shape_keys(full)[i] for i in sp.test}
+    deps, tables = [], []
+    for fam in families:
+        ft = full.family(fam)
+        fam_dir = out_dir if len(families) == 1 else out_dir / fam
+        log(opts, f"family {fam}: {ft.n_shapes} shapes x {ft.n_configs} configurations -> {fam_dir}")
+        deps.append(analyse_family(ft, family_split(ft, test_keys), fam_dir, opts,
+                                   f"{full.device} {op} {fam}"))
+        tables.append(ft)
+    if len(deps) == 1:
+        dep = deps[0]
+        tree, score, fam_spec = None, dep.score, None
+        summary = {"selection": f"{dep.selection} ({dep.normalisation})", "classifier": dep.classifier}
+    else:
+        tree, score, fam_spec = family_tree(full, deps, tables, sp, opts)
+        summary = {"selection": "; ".join(f"{d.family}: {d.selection} ({d.normalisation})" for d in deps),
+                   "classifier": f"family {fam_spec}; " + "; ".join(f"{d.family}: {d.classifier}" for d in deps)}
+    result = {
+        "schema": 1,
+        "op": op or "gemm",
+        "device": full.device,
+        "datasets": [str(p) for p in paths],
+        "generated": dt.date.today().isoformat(),
+        "seed": opts.seed,
+        "test_fraction": opts.test_fraction,
+        "n_shapes": full.n_shapes,
+        "score": score,
+        "n_configs": sum(len(d.configs) for d in deps),
+        **summary,
+        "refit": "configurations and trees refitted on all shapes" if opts.refit else "held-out models",
+        "family_tree": tree,
+        "family_classifier": fam_spec,
+        "families": [{"name": d.family, "configs": d.configs, "tree": d.tree, "n": d.n, "selection": d.selection,
+                      "normalisation": d.normalisation, "classifier": d.classifier, "score": d.score,
+                      "oracle": d.oracle} for d in deps],
+    }
+    (out_dir / "selection.json").write_text(json.dumps(result, indent=1) + "\n")
+    log(opts, f"\nRecommended deployment ({out_dir / 'selection.json'}): {result['n_configs']} configurations, "
+              f"selection {result['selection']}, classifier {result['classifier']}: held-out score "
+              f"{100 * score:.2f}% of the best of all configurations.")
+    return result
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("datasets", nargs="+", help="benchmark CSVs (device,op,family,config,m,n,k,batch,...)")
+    p.add_argument("--out", required=True, type=Path, help="output directory")
+    p.add_argument("--op", default="gemm")
+    p.add_argument("--family", default=None, help="analyse only this family (default: all, plus a family tree)")
+    p.add_argument("--device", default=None, help="device to analyse when the datasets hold several")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--test-fraction", type=float, default=0.25)
+    p.add_argument("--n-min", type=int, default=4)
+    p.add_argument("--n-max", type=int, default=15)
+    p.add_argument("--max-deploy-n", type=int, default=8, help="preferred largest deployed N")
+    p.add_argument("--tolerance", type=float, default=0.005,
+                   help="take the smallest N whose score is within this fraction of the best")
+    p.add_argument("--normalisations", default=",".join(normalise.NORMALISATIONS))
+    p.add_argument("--methods", default=",".join(selection.method_names()))
+    p.add_argument("--no-refit", action="store_true", help="deploy the held-out models instead of refitting")
+    p.add_argument("--deploy-header", type=Path, default=None, help="also write the C++ header here")
+    p.add_argument("--device-class", default=None, help="namespace / device class of the header")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    opts = Options(seed=args.seed, test_fraction=args.test_fraction, n_min=args.n_min, n_max=args.n_max,
+                   max_deploy_n=args.max_deploy_n, tolerance=args.tolerance,
+                   normalisations=tuple(args.normalisations.split(",")), methods=tuple(args.methods.split(",")),
+                   refit=not args.no_refit)
+    unknown = [n for n in opts.normalisations if n not in normalise.NORMALISATIONS] + \
+              [m for m in opts.methods if m not in selection.method_names()]
+    if unknown:
+        sys.exit(f"unknown normalisations/methods {unknown}")
+    try:
+        result = analyse(args.datasets, args.out, args.op, args.family, args.device, opts)
+    except dataset.DatasetError as err:
+        sys.exit(f"error: {err}")
+    if args.deploy_header:
+        path = codegen.write(result, args.deploy_header, args.device_class)
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()

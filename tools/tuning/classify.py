@@ -1,0 +1,127 @@
+"""Runtime classifiers choosing one of the N deployed configurations from shape features (seed 001 §5).
+
+  DecisionTreeA      unlimited depth, leaves of 1 sample
+  DecisionTreeB      max depth 6, >= 3 samples per leaf
+  DecisionTreeC      max depth 3, >= 4 samples per leaf
+  1/3/7NearestNeighbor, LinearSVM, RadialSVM, MLP
+                     on standardised features (Pipeline with StandardScaler): these are distance / margin
+                     based, and seed 001's flat RBF-SVM row came from unscaled features
+  RandomForest       100 trees
+
+Labels: for each training shape, the index (0..N-1) of the best of the N deployed configurations.
+Only depth-limited decision trees are deployable (they are emitted as C++ by codegen.py): see DEPLOYABLE.
+`tree_to_dict` exports a fitted tree in the JSON form codegen.py reads.
+"""
+from __future__ import annotations
+
+import warnings
+import numpy as np
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.neural_network import MLPClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+
+TREE_SPECS = {
+    "DecisionTreeA": {},
+    "DecisionTreeB": {"max_depth": 6, "min_samples_leaf": 3},
+    "DecisionTreeC": {"max_depth": 3, "min_samples_leaf": 4},
+}
+DEPLOYABLE = ("DecisionTreeB", "DecisionTreeC")
+
+
+def _scaled(model) -> object:
+    return make_pipeline(StandardScaler(), model)
+
+
+def make(name: str, seed: int = 0, n_train: int | None = None):
+    """A fresh, unfitted classifier called `name` (see CLASSIFIERS)."""
+    if name in TREE_SPECS:
+        return DecisionTreeClassifier(random_state=seed, **TREE_SPECS[name])
+    if name.endswith("NearestNeighbor"):
+        k = int(name[: -len("NearestNeighbor")])
+        return _scaled(KNeighborsClassifier(n_neighbors=min(k, n_train or k)))
+    if name == "LinearSVM":
+        return _scaled(SVC(kernel="linear", C=1.0, random_state=seed))
+    if name == "RadialSVM":
+        return _scaled(SVC(kernel="rbf", C=1.0, gamma="scale", random_state=seed))
+    if name == "RandomForest":
+        return RandomForestClassifier(n_estimators=100, random_state=seed, n_jobs=1)
+    if name == "MLP":
+        return _scaled(MLPClassifier(hidden_layer_sizes=(64, 64), max_iter=2000, random_state=seed))
+    raise ValueError(f"unknown classifier {name!r}; known: {CLASSIFIERS}")
+
+
+CLASSIFIERS = ("DecisionTreeA", "DecisionTreeB", "DecisionTreeC", "1NearestNeighbor", "3NearestNeighbor",
+               "7NearestNeighbor", "LinearSVM", "RadialSVM", "RandomForest", "MLP")
+
+
+def spec(name: str) -> str:
+    """Human-readable parameters of a classifier, e.g. "DecisionTreeB (max_depth=6, min_samples_leaf=3)"."""
+    params = TREE_SPECS.get(name)
+    if params is None:
+        return name
+    return f"{name} ({', '.join(f'{k}={v}' for k, v in params.items()) or 'unlimited'})"
+
+
+class Constant:
+    """The classifier used when all training labels agree (SVMs refuse a single class)."""
+
+    def __init__(self, label: int):
+        self.label = label
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return np.full(len(x), self.label, dtype=int)
+
+
+def fit(name: str, features: np.ndarray, labels: np.ndarray, seed: int = 0):
+    """Fit classifier `name` on (features, labels); returns an object with .predict."""
+    labels = np.asarray(labels)
+    if len(np.unique(labels)) == 1 and name not in TREE_SPECS:
+        return Constant(int(labels[0]))
+    model = make(name, seed, len(labels))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(features, labels)
+    return model
+
+
+def best_labels(perf: np.ndarray, selected: list[int]) -> np.ndarray:
+    """For each shape, the position in `selected` of its best configuration (raw GFLOP/s)."""
+    return np.asarray(perf[:, selected].argmax(axis=1), dtype=int)
+
+
+def tree_to_dict(tree: DecisionTreeClassifier, feature_names: tuple[str, ...] | list[str]) -> dict:
+    """A fitted decision tree as nested JSON-able dicts: leaves {"leaf": class} (the class sklearn predicts
+    there), nodes {"feature": name, "threshold": t, "le": subtree, "gt": subtree} (left branch when
+    value <= t), plus "features": the feature names the tree uses, in order of first use."""
+    t = tree.tree_
+    used: list[str] = []
+
+    def node(i: int) -> dict:
+        if t.children_left[i] == t.children_right[i]:  # leaf
+            return {"leaf": int(tree.classes_[int(np.argmax(t.value[i][0]))])}
+        name = feature_names[t.feature[i]]
+        if name not in used:
+            used.append(name)
+        return {"feature": name, "threshold": float(t.threshold[i]), "le": node(t.children_left[i]),
+                "gt": node(t.children_right[i])}
+
+    root = node(0)
+    return {"features": used, "root": root, "depth": int(tree.get_depth()), "leaves": int(tree.get_n_leaves())}
+
+
+def predict_dict(tree: dict, features: np.ndarray, feature_names: tuple[str, ...] | list[str]) -> np.ndarray:
+    """Evaluate an exported tree (tree_to_dict form) on feature rows, in double precision like the C++ code."""
+    index = {name: i for i, name in enumerate(feature_names)}
+    out = np.empty(len(features), dtype=int)
+    for r, row in enumerate(features):
+        n = tree["root"]
+        while "leaf" not in n:
+            n = n["le"] if row[index[n["feature"]]] <= n["threshold"] else n["gt"]
+        out[r] = n["leaf"]
+    return out
+

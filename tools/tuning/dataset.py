@@ -1,0 +1,127 @@
+"""Loading benchmark datasets into a performance matrix.
+
+A dataset is a long-format CSV with the header
+    device,op,family,config,m,n,k,batch,trans_a,trans_b,gflops,time_ms,reps
+one row per (shape, configuration); a configuration that failed to run has gflops = 0 and reps = 0. A shape is
+the key (op, m, n, k, batch, trans_a, trans_b); `config` is an opaque, stable string ("tiled/r8_a4_c4_wg16x16").
+
+`load` concatenates datasets, filters them (device, op, family), keeps the maximum GFLOP/s of duplicated
+(shape, config) rows and pivots to a `PerfTable`: shapes (rows) x configurations (columns) of GFLOP/s, with 0
+for failed or missing measurements. Shapes on which every configuration failed are dropped (they carry no
+information about which configuration to choose).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+COLUMNS = ["device", "op", "family", "config", "m", "n", "k", "batch", "trans_a", "trans_b", "gflops", "time_ms",
+           "reps"]
+SHAPE_KEY = ["op", "m", "n", "k", "batch", "trans_a", "trans_b"]
+INT_COLUMNS = ["m", "n", "k", "batch", "trans_a", "trans_b", "reps"]
+
+
+class DatasetError(ValueError):
+    """A dataset that does not have the expected format or content."""
+
+
+@dataclass
+class PerfTable:
+    """GFLOP/s of every configuration (columns) on every shape (rows).
+
+    shapes   DataFrame with SHAPE_KEY columns, one row per shape, index 0..S-1
+    configs  configuration strings, one per column of perf
+    families family of each configuration
+    perf     float64 array S x C; 0 = failed / not measured
+    """
+    shapes: pd.DataFrame
+    configs: list[str]
+    families: list[str]
+    perf: np.ndarray
+    device: str = ""
+    sources: list[str] = field(default_factory=list)
+    dropped_shapes: int = 0
+
+    @property
+    def n_shapes(self) -> int:
+        return self.perf.shape[0]
+
+    @property
+    def n_configs(self) -> int:
+        return self.perf.shape[1]
+
+    def subset(self, rows: Sequence[int] | None = None, cols: Sequence[int] | None = None) -> "PerfTable":
+        """The table restricted to some shapes and/or configurations (shapes keep their order, index reset)."""
+        rows = np.arange(self.n_shapes) if rows is None else np.asarray(rows)
+        cols = np.arange(self.n_configs) if cols is None else np.asarray(cols)
+        return PerfTable(self.shapes.iloc[rows].reset_index(drop=True), [self.configs[c] for c in cols],
+                         [self.families[c] for c in cols], self.perf[np.ix_(rows, cols)], self.device,
+                         list(self.sources), self.dropped_shapes)
+
+    def family_names(self) -> list[str]:
+        """Distinct families, sorted."""
+        return sorted(set(self.families))
+
+    def family(self, name: str) -> "PerfTable":
+        """Only the configurations of family `name`, dropping the shapes on which all of them failed."""
+        cols = [i for i, f in enumerate(self.families) if f == name]
+        if not cols:
+            raise DatasetError(f"no configurations of family {name!r}; families: {self.family_names()}")
+        sub = self.subset(cols=cols)
+        ok = np.flatnonzero(sub.perf.max(axis=1) > 0)
+        out = sub.subset(rows=ok)
+        out.dropped_shapes = sub.n_shapes - len(ok)
+        return out
+
+
+def read(paths: Iterable[str | Path]) -> pd.DataFrame:
+    """Concatenate the rows of the datasets at `paths`, checking the header and types."""
+    frames = []
+    for path in paths:
+        df = pd.read_csv(path, dtype={"device": str, "op": str, "family": str, "config": str})
+        missing = [c for c in COLUMNS if c not in df.columns]
+        if missing:
+            raise DatasetError(f"{path}: missing columns {missing} (expected {','.join(COLUMNS)})")
+        df = df[COLUMNS].copy()
+        for col in INT_COLUMNS:
+            df[col] = pd.to_numeric(df[col], errors="raise").astype(np.int64)
+        for col in ("gflops", "time_ms"):
+            df[col] = pd.to_numeric(df[col], errors="coerce").fillna(0.0).astype(np.float64)
+        df["source"] = str(path)
+        frames.append(df)
+    if not frames:
+        raise DatasetError("no datasets given")
+    return pd.concat(frames, ignore_index=True)
+
+
+def load(paths: Iterable[str | Path], op: str | None = "gemm", family: str | None = None,
+         device: str | None = None) -> PerfTable:
+    """Read datasets and pivot them into a PerfTable (see the module docstring)."""
+    paths = [str(p) for p in paths]
+    df = read(paths)
+    devices = sorted(df["device"].unique())
+    if device is not None:
+        df = df[df["device"] == device]
+    elif len(devices) > 1:
+        raise DatasetError(f"the datasets hold several devices {devices}: choose one with --device")
+    if op is not None:
+        df = df[df["op"] == op]
+    if family is not None:
+        df = df[df["family"] == family]
+    if df.empty:
+        raise DatasetError(f"no rows left for device={device} op={op} family={family} "
+                           f"(devices {devices}, ops {sorted(read(paths)['op'].unique())})")
+    families = df.groupby("config")["family"].first()
+    df = df.assign(gflops=df["gflops"].where(df["reps"] > 0, 0.0).clip(lower=0.0))
+    best = df.groupby(SHAPE_KEY + ["config"], sort=True)["gflops"].max()
+    wide = best.unstack("config", fill_value=0.0).sort_index()
+    perf = wide.to_numpy(dtype=np.float64)
+    shapes = wide.index.to_frame(index=False)
+    keep = perf.max(axis=1) > 0
+    configs = [str(c) for c in wide.columns]
+    return PerfTable(shapes[keep].reset_index(drop=True), configs, [str(families[c]) for c in configs], perf[keep],
+                     device or devices[0], paths, int((~keep).sum()))
