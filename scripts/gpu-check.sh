@@ -36,6 +36,12 @@ step "portkern info"
 step "benchmarks"
 ./build/portkern bench transpose --device cuda:0 --full --json "$out/transpose-cuda.json" | tee "$out/transpose-cuda.txt"
 ./build/portkern bench transpose --device cpu --json "$out/transpose-cpu.json" | tee "$out/transpose-cpu.txt"
+for set in square seed nets; do
+  ./build/portkern bench gemm --device cuda:0 --set $set --json "$out/gemm-cuda-$set.json" > "$out/gemm-cuda-$set.txt" 2>&1
+  tail -3 "$out/gemm-cuda-$set.txt"
+done
+./build/portkern bench gemm --device cuda:0 --set nets-quick --family tiled --json "$out/gemm-cuda-tiled.json" > "$out/gemm-cuda-tiled.txt" 2>&1
+tail -3 "$out/gemm-cuda-tiled.txt"
 if [ -n "${PORTKERN_GPU_CHECK_EXTRA:-}" ]; then eval "$PORTKERN_GPU_CHECK_EXTRA"; fi
 
 step "summary"
@@ -49,4 +55,16 @@ for dev in ("cuda", "cpu"):
           f"{min(r['fraction_of_copy'] for r in rows):.0%}-{max(r['fraction_of_copy'] for r in rows):.0%}  "
           f"verified {all(r['verified'] for r in rows)}")
 PY
+for f in "$out"/gemm-cuda-*.json; do
+  python3 - "$f" <<'PY'
+import json, sys, math
+d = json.load(open(sys.argv[1]))
+rows = [r for r in d["rows"] if r.get("ratio")]
+g = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows)) if rows else float("nan")
+big = [r for r in rows if r["m"] == r["n"] == r["k"] and r["m"] >= 1024]
+gb = math.exp(sum(math.log(r["ratio"]) for r in big) / len(big)) if big else float("nan")
+err = max((r["max_rel_error"] or float("nan")) for r in d["rows"])
+print(f"{sys.argv[1].split('/')[-1]:28} shapes {len(rows):3}  geomean ratio to cuBLAS {g:.3f}  (squares >= 1024: {gb:.3f})  max rel err {err:.1e}")
+PY
+done
 grep -hE "tests passed|tests failed" "$out"/ctest-*.log

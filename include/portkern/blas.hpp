@@ -56,6 +56,7 @@ struct GemmDeployment {
   std::vector<std::vector<std::string>> configs;   // configs[i]: those of families[i]
 };
 GemmDeployment gemm_deployment(const Device& device);
+GemmDeployment gemm_deployment_of_class(const std::string& device_class);   // "cpu-avx512", "cuda-sm90", ...
 
 // The device class whose deployment a device uses: "cpu-avx512", "cpu-avx2", "cuda-sm90".
 std::string gemm_device_class(const Device& device);

@@ -110,6 +110,13 @@ GemmDeployment gemm_deployment(const Device& device) {
                          : describe_deployment<gemm_impl::CudaDeployment>();
 }
 
+GemmDeployment gemm_deployment_of_class(const std::string& device_class) {
+  if (device_class == gemm_impl::CpuDeployment::device_class) return describe_deployment<gemm_impl::CpuDeployment>();
+  if (device_class == gemm_impl::CudaDeployment::device_class) return describe_deployment<gemm_impl::CudaDeployment>();
+  require(false, "portkern::gemm_deployment_of_class", "device_class", device_class, "one this build deploys");
+  return {};
+}
+
 GemmSelection select_gemm(const Device& device, const deploy::Problem& problem, const std::string& family) {
   return device.is_cpu() ? gemm_impl::select_with<gemm_impl::CpuDeployment>(problem, family)
                          : gemm_impl::select_with<gemm_impl::CudaDeployment>(problem, family);

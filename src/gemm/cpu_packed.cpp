@@ -448,31 +448,60 @@ void pack_transposed(const T* src, i64 ld, i64 wv, i64 wo, i64 kc, T* dst) {
     pack_transposed_generic(src, ld, wv, wo, kc, dst);
 }
 
+// Column sweep, the core of packing A: column p of src (contiguous, `rows` elements) is scattered
+// into panels of mr rows: panel r (width w = its rows rounded up to the vector length, zero-padded)
+// starts at dst + r*mr*kc and holds (i, p) at [p*w + i]. Whole columns are read in order, which
+// keeps the reads sequential; a block larger than one panel is prefetched a few columns ahead.
+template <class T>
+PK_AVX512 void pack_columns_avx512(const T* src, i64 ld, i64 rows, i64 kc, i64 mr, T* dst) {
+  using W = Z<T>;
+  constexpr int L = W::L;
+  const i64 full = rows / mr * mr, tail = rows - full, wt = round_up(tail, L);
+  const auto tm = W::mask(static_cast<int>(tail - (wt - L) > 0 ? tail - (wt - L) : L));
+  const bool prefetch = rows > mr;
+  for (i64 p = 0; p < kc; ++p) {
+    const T* s = src + p * ld;
+    if (prefetch && p + 4 < kc) prefetch_range(s + 4 * ld, rows);
+    for (i64 ir = 0; ir < full; ir += mr) {
+      T* d = dst + ir * kc + p * mr;
+      for (i64 i = 0; i < mr; i += L) W::store(d + i, W::load(s + ir + i));
+    }
+    if (tail) {
+      T* d = dst + full * kc + p * wt;
+      for (i64 i = 0; i + L < wt; i += L) W::store(d + i, W::load(s + full + i));
+      W::store(d + wt - L, W::load(tm, s + full + wt - L));  // zero padding comes with the mask
+    }
+  }
+}
+template <class T>
+void pack_columns_generic(const T* src, i64 ld, i64 rows, i64 kc, i64 mr, T* dst) {
+  const i64 full = rows / mr * mr, tail = rows - full;
+  const i64 lanes = 32 / i64(sizeof(T));
+  const i64 wt = round_up(tail, lanes);
+  for (i64 p = 0; p < kc; ++p) {
+    const T* s = src + p * ld;
+    for (i64 ir = 0; ir < full; ir += mr) {
+      T* d = dst + ir * kc + p * mr;
+      for (i64 i = 0; i < mr; ++i) d[i] = s[ir + i];
+    }
+    if (tail) {
+      T* d = dst + full * kc + p * wt;
+      for (i64 i = 0; i < tail; ++i) d[i] = s[full + i];
+      for (i64 i = tail; i < wt; ++i) d[i] = T(0);
+    }
+  }
+}
+
 // op(A)[i0 : i0+mc, p0 : p0+kc] -> panels of MR rows; panel r (width w = rows rounded up to lanes,
 // zero-padded) starts at dst + r*MR*kc and stores element (i, p) at [p*w + i].
 template <class T>
 void pack_a(const Config<T>& cfg, const Operands<T>& op, i64 i0, i64 mc, i64 p0, i64 kc, T* dst) {
   const i64 mr = cfg.mr();
   if (!op.ta) {
-    // Column p of A is contiguous in i: sweep whole columns of the block (long sequential reads)
-    // and scatter each into the panels.
-    const i64 full = mc / mr * mr, rows = mc - full, w = round_up(rows, cfg.lanes);
-    const T* s = op.a + i0 + p0 * op.lda;
-    static const i64 pfd = knob("PK_PFD", 4);
-    const i64 line = 64 / i64(sizeof(T));
-    for (i64 p = 0; p < kc; ++p, s += op.lda) {
-      if (p + pfd < kc)  // the hardware prefetchers do not follow many short column runs: help them
-        for (i64 i = 0; i < mc; i += line) __builtin_prefetch(s + pfd * op.lda + i, 0, 2);
-      for (i64 ir = 0; ir < full; ir += mr) {
-        T* d = dst + ir * kc + p * mr;
-        for (i64 i = 0; i < mr; ++i) d[i] = s[ir + i];
-      }
-      if (rows) {
-        T* d = dst + full * kc + p * w;
-        for (i64 i = 0; i < rows; ++i) d[i] = s[full + i];
-        for (i64 i = rows; i < w; ++i) d[i] = T(0);
-      }
-    }
+    if (has_avx512())
+      pack_columns_avx512(op.a + i0 + p0 * op.lda, op.lda, mc, kc, mr, dst);
+    else
+      pack_columns_generic(op.a + i0 + p0 * op.lda, op.lda, mc, kc, mr, dst);
     return;
   }
   for (i64 ir = 0; ir < mc; ir += mr) {  // row i of op(A) is contiguous in p
@@ -500,6 +529,27 @@ void pack_b(const Config<T>& cfg, const Operands<T>& op, i64 p0, i64 kc, i64 j0,
   }
 }
 
+// Prefetches the cache lines of [p, p + count) into L2.
+template <class T>
+inline void prefetch_range(const T* p, i64 count) {
+  const char* b = reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t(63));
+  const char* e = reinterpret_cast<const char*>(p + count);
+  for (; b < e; b += 64) __builtin_prefetch(b, 0, 2);  // into L2
+}
+
+// Prefetches part `part` of `parts` of the op(A) panel [i0, i0+rows) x [p0, p0+kc) into L2, so that
+// packing (or reading) it later does not wait on memory.
+template <class T>
+void prefetch_a_panel(const Operands<T>& op, i64 i0, i64 rows, i64 p0, i64 kc, i64 part, i64 parts) {
+  if (!op.ta) {  // kc column runs of `rows` elements
+    for (i64 p = kc * part / parts, q1 = kc * (part + 1) / parts; p < q1; ++p)
+      prefetch_range(op.a + i0 + (p0 + p) * op.lda, rows);
+  } else {  // `rows` row runs of kc elements
+    for (i64 i = rows * part / parts, r1 = rows * (part + 1) / parts; i < r1; ++i)
+      prefetch_range(op.a + p0 + (i0 + i) * op.lda, kc);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 5. Serial blocked GEMM on one block: C[0:m, 0:n] = alpha * op(A)[i0.., p0..] op(B)[p0.., j0..]
 //    + beta * C, where c points at the block's first element.
@@ -511,15 +561,20 @@ void serial_gemm(const Config<T>& cfg, const Operands<T>& op, i64 i0, i64 m, i64
   // B is read in place when a single row tile of C uses it (each B element is used once).
   static const i64 db_rows = knob("PK_DB", 1), da_cols = knob("PK_DA", 2);
   const bool direct_b = m <= db_rows * mr;
-  // A is read in place when it is not transposed and few column tiles reuse it.
-  const bool direct_a = cfg.in_place_a && !op.ta && n <= da_cols * nr;
-  // k is cut into equal blocks of at most ~1.25 KC; MC then fills the L2 budget of the A block.
-  const i64 KC = (direct_a && direct_b) ? k : round_up(ceil_div(k, ceil_div(k, cfg.kc + cfg.kc / 4)), 8);
+  // A is read in place when it is not transposed and either one row panel covers it (packing would
+  // only copy it) or few column tiles reuse it.
+  const bool direct_a = cfg.in_place_a && !op.ta && (m <= mr || n <= da_cols * nr);
+  // k is cut into equal blocks of at most ~1.25 KC (B micro-panel in L1); MC then fills the L2 budget
+  // of the A block. When B is not packed, the block only has to keep the A panel in L2.
+  const i64 kc_max = direct_b ? std::max(cfg.kc, cfg.l2_bytes / 2 / (round_up(m, L) * i64(sizeof(T)))) : cfg.kc;
+  const i64 KC = round_up(ceil_div(k, ceil_div(k, kc_max + kc_max / 4)), 8);
+  static const i64 order_knob = knob("PK_ORDER", 0), stat_n = knob("PK_STATN", 256);
+  // Few columns: B block stays in L2, A is packed one micro-panel at a time while the next one is
+  // prefetched (tall-skinny shapes are otherwise bound by the latency of reading A).
+  const bool ir_outer = order_knob == 1 || (order_knob == 0 && n <= stat_n);
   const i64 mc_max = std::max(mr, cfg.l2_bytes / (KC * i64(sizeof(T))) / mr * mr);
-  const i64 MC = round_up(ceil_div(m, ceil_div(m, mc_max)), mr);
+  const i64 MC = ir_outer ? round_up(m, mr) : round_up(ceil_div(m, ceil_div(m, mc_max)), mr);
   const i64 NC = cfg.nc;
-  static const i64 order_knob = knob("PK_ORDER", 0);
-  const bool ir_outer = order_knob == 1 || (order_knob == 2 && direct_a);
 
   T* buf_a = direct_a ? nullptr : tl_pack_a.get<T>(std::min(round_up(m, mr), round_up(MC, mr)) * std::min(KC, k));
   T* buf_b = direct_b ? nullptr : tl_pack_b.get<T>(std::min(round_up(n, nr), round_up(NC, nr)) * std::min(KC, k));
@@ -532,7 +587,7 @@ void serial_gemm(const Config<T>& cfg, const Operands<T>& op, i64 i0, i64 m, i64
       if (!direct_b) pack_b(cfg, op, p0 + pc, kc, j0 + jc, nc, buf_b);
       for (i64 ic = 0; ic < m; ic += MC) {
         const i64 mc = std::min(MC, m - ic);
-        if (!direct_a) pack_a(cfg, op, i0 + ic, mc, p0 + pc, kc, buf_a);
+        if (!direct_a && !ir_outer) pack_a(cfg, op, i0 + ic, mc, p0 + pc, kc, buf_a);
         // One micro-tile: rows [ir, ir+mr) x columns [jr, jr+nr) of the current block.
         auto tile = [&](i64 jr, i64 ir) {
           const int w = static_cast<int>(std::min(nr, nc - jr));
@@ -559,15 +614,22 @@ void serial_gemm(const Config<T>& cfg, const Operands<T>& op, i64 i0, i64 m, i64
             ap = op.a + (i0 + ic + ir) + (p0 + pc) * op.lda;
             as = op.lda;
           } else {
-            ap = buf_a + ir * kc;
+            ap = buf_a + (ir_outer ? 0 : ir * kc);
             as = mv * L;
           }
           cfg.kern[bcol][mv - 1][w - 1](kc, ap, as, bp, bs, c + (ic + ir) + (jc + jr) * ldc, ldc, op.alpha, bet,
                                         mlast);
         };
         if (ir_outer) {
-          for (i64 ir = 0; ir < mc; ir += mr)
-            for (i64 jr = 0; jr < nc; jr += nr) tile(jr, ir);
+          const i64 tiles = ceil_div(nc, nr);
+          for (i64 ir = 0; ir < mc; ir += mr) {
+            if (!direct_a) pack_a(cfg, op, i0 + ic + ir, std::min(mr, mc - ir), p0 + pc, kc, buf_a);
+            const i64 next = ir + mr, next_rows = std::min(mr, mc - next);
+            for (i64 jr = 0, t = 0; jr < nc; jr += nr, ++t) {
+              if (next_rows > 0) prefetch_a_panel(op, i0 + ic + next, next_rows, p0 + pc, kc, t, tiles);
+              tile(jr, ir);
+            }
+          }
         } else {
           for (i64 jr = 0; jr < nc; jr += nr)
             for (i64 ir = 0; ir < mc; ir += mr) tile(jr, ir);

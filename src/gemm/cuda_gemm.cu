@@ -1,8 +1,9 @@
 // Native CUDA GEMM front end: argument checks, the per-shape choice of instantiation within each family, and
-// the hand-written family rule (a small cost model). Families: cuda_simt.cuh, cuda_splitk.cuh (tf32x3: not yet).
+// the hand-written family rule (a small cost model). Families: cuda_simt.cuh, cuda_splitk.cuh, cuda_tf32x3.cuh.
 #include "cuda_gemm.hpp"
 #include "cuda_gemm_variants.cuh"
 #include "cuda_splitk.cuh"
+#include "cuda_tf32x3.cuh"
 
 #include <algorithm>
 #include <atomic>
@@ -37,14 +38,22 @@ template <class T, class Cfg>
 constexpr Variant<T> make_variant(const char* name) {
   return Variant<T>{name, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::MINB, &launch_simt<T, Cfg>, &launch_splitk<T, Cfg>};
 }
+// tf32x3 instantiations (float only): the `simt` slot runs the plain kernel, `splitk` its split-K launcher.
+template <class Cfg>
+constexpr Variant<float> make_tf32_variant(const char* name) {
+  return Variant<float>{name, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::MINB, &launch_tf32x3<Cfg>, &launch_tf32x3_splitk<Cfg>};
+}
 
 // Indices used by the selection rules below.
-enum FloatVariant { F_L8, F_L16, F_T, F_M, F_S, F_R, F_N, F_COUNT };
+// [F_L16, F_N]: simt family (F_L8 is dominated, kept for the benchmark); [F_XL, F_XS]: tf32x3 family.
+enum FloatVariant { F_L8, F_L16, F_T, F_M, F_S, F_R, F_N, F_XL, F_XM, F_XS, F_COUNT };
 const Variant<float> kFloat[] = {
     make_variant<float, SimtL8>("simt128x128x8"), make_variant<float, SimtL16>("simt128x128x16"),
     make_variant<float, SimtT>("simt128x64x8"),   make_variant<float, SimtM>("simt64x64x16"),
     make_variant<float, SimtS>("simt32x32x16"),   make_variant<float, SimtR>("simt16x128x16"),
     make_variant<float, SimtN>("simt128x32x8"),
+    make_tf32_variant<Tf32L>("tf32x3_128x128"),   make_tf32_variant<Tf32M>("tf32x3_128x64"),
+    make_tf32_variant<Tf32S>("tf32x3_64x64"),
 };
 enum DoubleVariant { D_64, D_32, D_COUNT };
 const Variant<double> kDouble[] = {
@@ -78,6 +87,9 @@ const ModelParams kFloatModel[F_COUNT] = {
     {27200, 4},  // S 32x32
     {24000, 4},  // R 16x128
     {31700, 2},  // N 128x32
+    {75000, 2},  // XL tf32x3 128x128 (first guess, calibrate)
+    {60000, 3},  // XM tf32x3 128x64
+    {45000, 4},  // XS tf32x3 64x64
 };
 
 double model_seconds(int v, int splits, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch,
@@ -98,14 +110,14 @@ double model_seconds(int v, int splits, std::int64_t m, std::int64_t n, std::int
   return t;
 }
 
-// Best (variant, splits) under the model; allow_split: 0 = no split, 1 = any.
+// Best (variant, splits) under the model among variants [first, last]; allow_split: 0 = no split, 1 = any.
 int pick_model(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, bool allow_split, int* splits,
-               double* seconds = nullptr) {
+               double* seconds = nullptr, int first = F_L16, int last = F_N) {
   static const int kSplits[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
   const std::int64_t sms = sm_count();
   double best = 1e30;
-  int bv = F_M, bs = 1;
-  for (int v = F_L16; v < F_COUNT; ++v) {
+  int bv = first, bs = 1;
+  for (int v = first; v <= last; ++v) {
     for (int s : kSplits) {
       if (s > 1 && (!allow_split || k / s < 2 * kFloat[v].bk)) break;
       const double t = model_seconds(v, s, m, n, k, batch, sms);
@@ -124,6 +136,10 @@ int pick_simt_float(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t
 
 int pick_splitk_float(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, int* splits) {
   return pick_model(m, n, k, batch, true, splits);
+}
+
+int pick_tf32x3_float(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, int* splits) {
+  return pick_model(m, n, k, batch, true, splits, nullptr, F_XL, F_XS);
 }
 
 int pick_simt_double(std::int64_t m, std::int64_t n, std::int64_t batch) {
@@ -147,6 +163,7 @@ int pick(Family f, bool is_double, std::int64_t m, std::int64_t n, std::int64_t 
     return pick_simt_double(m, n, batch);
   }
   if (f == Family::splitk) return pick_splitk_float(m, n, k, batch, splits);
+  if (f == Family::tf32x3) return pick_tf32x3_float(m, n, k, batch, splits);
   return pick_simt_float(m, n, k, batch);
 }
 
@@ -220,10 +237,14 @@ template void run_variant<double>(int, int, void*, bool, bool, std::int64_t, std
 }  // namespace detail
 
 Family choose(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch) {
-  // Split-K when the cost model prefers slicing k (few output tiles for the 132 SMs, long k).
-  int splits = 1;
+  // The cost model over all float instantiations: tf32x3 (with or without its own split-K) where its
+  // tensor-core rate wins, else split-K when slicing k pays (few output tiles for the 132 SMs), else simt.
+  int splits = 1, xsplits = 1;
   if (m <= 0 || n <= 0 || k <= 0 || batch <= 0) return Family::simt;
-  detail::pick_model(m, n, k, batch, true, &splits);
+  double t_simt = 0, t_x = 0;
+  detail::pick_model(m, n, k, batch, true, &splits, &t_simt);
+  detail::pick_model(m, n, k, batch, true, &xsplits, &t_x, detail::F_XL, detail::F_XS);
+  if (t_x < t_simt) return Family::tf32x3;
   return splits > 1 ? Family::splitk : Family::simt;
 }
 
@@ -235,8 +256,8 @@ void run(Family family, void* stream, bool ta, bool tb, std::int64_t m, std::int
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
   GemmArgs<T> args;
   if (!prepare<T>(s, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch, args)) return;
-  // Family::tf32x3 (3xTF32 on tensor cores) is not implemented yet: it runs the simt family.
-  if (family == Family::tf32x3) family = Family::simt;
+  // Family::tf32x3 is float only: double runs the simt family.
+  if (family == Family::tf32x3 && sizeof(T) == 8) family = Family::simt;
   int splits = 1;
   const int v = pick(family, sizeof(T) == 8, m, n, k, batch, &splits);
   dispatch<T>(v, splits, s, ta, tb, args);

@@ -2,6 +2,8 @@
 #include <iostream>
 
 #include "bench/device_info.hpp"
+#include "bench/gemm_bench.hpp"
+#include "bench/shapes.hpp"
 #include "bench/transpose_bench.hpp"
 #include "cli/commands.hpp"
 
@@ -25,6 +27,32 @@ void add_bench(CLI::App& app) {
     const auto rows = bench::bench_transpose(d, {full, threads});
     bench::print_transpose(rows);
     if (!json.empty()) write_json(json, {{"device", bench::describe(d, false)}, {"rows", rows}});
+  });
+
+  auto* gemm = bench->add_subcommand("gemm", "GEMM vs OpenBLAS/oneDNN (CPU) or cuBLAS (GPU), same data, same run");
+  static std::string gemm_device = "cpu", set = "square", shapes_file, family, gemm_json;
+  static int gemm_threads = 0;
+  static bool use_double = false, gemm_full = false;
+  gemm->add_option("--device", gemm_device, "cpu or cuda:N")->capture_default_str();
+  gemm->add_option("--set", set, "square, pow2, seed, nets, nets-quick")->capture_default_str();
+  gemm->add_option("--shapes", shapes_file, "CSV with a header naming m,k,n,batch (instead of --set)");
+  gemm->add_option("--family", family, "Report the best deployed configuration of this family (e.g. tiled)");
+  gemm->add_option("--threads", gemm_threads, "CPU threads (0: all)");
+  gemm->add_flag("--double", use_double, "Double precision instead of single");
+  gemm->add_flag("--full", gemm_full, "Longer samples");
+  gemm->add_option("--json", gemm_json, "Also write the rows as JSON to this file");
+  gemm->callback([] {
+    const Device d = Device::parse(gemm_device);
+    std::cout << bench::summary(d) << '\n';
+    bench::GemmBenchOptions options;
+    options.shapes = shapes_file.empty() ? bench::gemm_set(set, d) : bench::read_gemm_shapes(shapes_file);
+    options.family = family;
+    options.threads = gemm_threads;
+    options.double_precision = use_double;
+    options.quick = !gemm_full;
+    const auto result = bench::bench_gemm(d, options);
+    bench::print_gemm(result);
+    if (!gemm_json.empty()) write_json(gemm_json, result);
   });
 }
 

@@ -1,0 +1,29 @@
+// `portkern bench gemm`: portkern's GEMM next to the vendor libraries on the same data in the same run, per
+// shape: GFLOP/s, the best vendor and the ratio to it, the maximum relative error against float64.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "bench/shapes.hpp"
+#include "portkern/runtime/device.hpp"
+
+namespace portkern::bench {
+
+struct GemmBenchOptions {
+  std::vector<GemmShape> shapes;
+  std::string family;       // empty: the deployment's pick; else the best deployed configuration of this family
+  int threads = 0;          // CPU threads (0: all)
+  bool double_precision = false;
+  bool quick = true;        // shorter samples
+};
+
+// {"device": ..., "rows": [{"op", "m", "n", "k", "batch", "trans_a", "trans_b", "family", "config", "gflops",
+//   "ref_library", "ref_gflops", "refs", "ratio", "max_rel_error", ...}]}
+nlohmann::json bench_gemm(const Device& device, const GemmBenchOptions& options);
+void print_gemm(const nlohmann::json& result);
+
+// Geometric mean of the rows' `ratio` (NaN when there is none).
+double geomean_ratio(const nlohmann::json& rows);
+
+}  // namespace portkern::bench
