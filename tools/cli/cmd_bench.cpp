@@ -54,6 +54,8 @@ void add_bench(CLI::App& app) {
     bench::print_gemm(result);
     if (!gemm_json.empty()) write_json(gemm_json, result);
   });
+
+  add_bench_conv2d(*bench);
 }
 
 }  // namespace portkern::cli

@@ -10,6 +10,7 @@ namespace portkern::cli {
 void add_info(CLI::App& app);
 void add_bench(CLI::App& app);
 void add_report(CLI::App& app);
+void add_bench_conv2d(CLI::App& bench);   // bench's conv2d sub-command
 
 // Writes `json` to `path`, pretty-printed.
 void write_json(const std::string& path, const nlohmann::json& json);
