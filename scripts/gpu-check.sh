@@ -5,8 +5,10 @@
 # into a private prefix (`apt-get download libcli11-dev nlohmann-json3-dev` into .debs/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT:-gpu-check-out}
-mkdir -p "$out"
+dest=${OUT:-gpu-check-out}   # everything ends up in $dest/gpu-check.tgz (the GPU tool returns at most 8 files)
+out=$(mktemp -d)
+trap 'tar czf "$dest/gpu-check.tgz" -C "$out" . 2>/dev/null' EXIT
+mkdir -p "$dest"
 jobs=$(nproc)
 
 prefix=/tmp/portkern-deps

@@ -63,8 +63,8 @@ TEST(GemmCpuApi, BadArgumentsAreErrors) {
   EXPECT_PORTKERN_ERROR(gemm<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, b.data(), 2, 0.f, nullptr, 2), "argument c = nullptr");
   EXPECT_PORTKERN_ERROR(gemm_strided_batched<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, 4, b.data(), 2, 4, 0.f, c.data(), 2, 3, 2),
                         "argument stride_c = 3 must be >= ldc * n");
-  EXPECT_PORTKERN_ERROR(gemm<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, b.data(), 2, 0.f, c.data(), 2, {"cuda_simt", ""}),
-                        "cuda_simt");
+  EXPECT_PORTKERN_ERROR(gemm<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, b.data(), 2, 0.f, c.data(), 2, {"cuda_native", ""}),
+                        "cuda_native");
   EXPECT_PORTKERN_ERROR(gemm<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, b.data(), 2, 0.f, c.data(), 2, {"", "tiled/r3a1c1_wg1x1_global"}),
                         "not instantiated");
   // Empty problems return at once, whatever the pointers.

@@ -12,21 +12,15 @@ namespace portkern::deploy::cuda_sm90 {
 
 struct gemm {
   static constexpr std::string_view device_class = "cuda-sm90";
-  static constexpr std::array<std::string_view, 3> families = {"cuda_simt", "cuda_splitk", "tiled"};
-  static constexpr std::array<std::string_view, 1> cuda_simt = {"cuda_simt/auto"};
-  static constexpr std::array<std::string_view, 1> cuda_splitk = {"cuda_splitk/auto"};
+  static constexpr std::array<std::string_view, 2> families = {"cuda_native", "tiled"};
+  // cuda_native/auto: the native family's own cost model picks the kernel (SIMT tiles, split-K, 3xTF32).
+  static constexpr std::array<std::string_view, 4> cuda_native = {"cuda_native/auto", "cuda_native/simt",
+                                                                  "cuda_native/splitk", "cuda_native/tf32x3"};
   static constexpr std::array<std::string_view, 3> tiled = {
       "tiled/r8a1c8_wg16x16_localdb_k16_v4", "tiled/r4a1c4_wg16x16_local_k16_v1", "tiled/r1a8c8_wg64x1_global"};
 
-  // Split-K when the output is too small to fill the GPU's 132 multiprocessors but k is long.
-  static int select_family(const Problem& p, Path* path = nullptr) {
-    const double log2_mn = std::log2(double(p.m) * double(p.n) * double(p.batch));
-    const double log2_k = std::log2(double(p.k));
-    if (le(path, "log2_mnb", log2_mn, 16.0) && !le(path, "log2_k", log2_k, 10.0)) return 1;
-    return 0;
-  }
-  static int select_cuda_simt(const Problem&, Path* = nullptr) { return 0; }
-  static int select_cuda_splitk(const Problem&, Path* = nullptr) { return 0; }
+  static int select_family(const Problem&, Path* = nullptr) { return 0; }
+  static int select_cuda_native(const Problem&, Path* = nullptr) { return 0; }
   static int select_tiled(const Problem& p, Path* path = nullptr) {
     const double log2_mn = std::log2(double(p.m) * double(p.n));
     if (le(path, "log2_mn", log2_mn, 14.0)) return 1;

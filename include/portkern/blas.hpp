@@ -21,7 +21,7 @@ enum class Layout { col_major, row_major };
 
 // A family and configuration to use instead of the deployment's pick; empty fields: the deployment decides.
 struct GemmChoice {
-  std::string family;   // "tiled", "cpu_packed", "cuda_simt", "cuda_splitk", "cuda_tf32x3"
+  std::string family;   // "tiled", "cpu_packed", "cuda_native"
   std::string config;   // a configuration name of that family, e.g. "tiled/r4a1c4_wg16x16_local_k16_v1"
 };
 

@@ -75,12 +75,17 @@ void dispatch(Queue& queue, const GemmSelection& s, bool ta, bool tb, const gemm
                                  p.beta, p.c, p.ldc, p.stride_c, p.batch, queue.cpu_threads());
   }
 #if PORTKERN_HAVE_CUDA
-  using gemm_impl::cuda_native::Family;
-  const Family native = s.family == "cuda_simt" ? Family::simt : s.family == "cuda_splitk" ? Family::splitk : Family::tf32x3;
-  if (s.family == "cuda_simt" || s.family == "cuda_splitk" || s.family == "cuda_tf32x3") {
+  if (s.family == "cuda_native") {
     if (!device.is_cuda()) family_unavailable(s.family, device);
+    using gemm_impl::cuda_native::Family;
+    const std::string kernel = s.config.substr(s.config.find('/') + 1);
+    const Family native = kernel == "auto"     ? gemm_impl::cuda_native::choose(p.m, p.n, p.k, p.batch)
+                          : kernel == "simt"   ? Family::simt
+                          : kernel == "splitk" ? Family::splitk
+                          : kernel == "tf32x3" ? Family::tf32x3
+                                               : (fail(fn, "unknown configuration '" + s.config + "'"), Family::simt);
     return gemm_impl::cuda_native::run(native, queue.native_stream(), ta, tb, p.m, p.n, p.k, p.alpha, p.a, p.lda,
-                                  p.stride_a, p.b, p.ldb, p.stride_b, p.beta, p.c, p.ldc, p.stride_c, p.batch);
+                                       p.stride_a, p.b, p.ldb, p.stride_b, p.beta, p.c, p.ldc, p.stride_c, p.batch);
   }
 #endif
   fail(fn, "unknown family '" + s.family + "' on " + device.name());

@@ -33,9 +33,7 @@ std::span<const std::string_view> deployed_configs(std::string_view family) {
     if (family == #name) return D::name;
   PORTKERN_FAMILY_CONFIGS(tiled)
   PORTKERN_FAMILY_CONFIGS(cpu_packed)
-  PORTKERN_FAMILY_CONFIGS(cuda_simt)
-  PORTKERN_FAMILY_CONFIGS(cuda_splitk)
-  PORTKERN_FAMILY_CONFIGS(cuda_tf32x3)
+  PORTKERN_FAMILY_CONFIGS(cuda_native)
 #undef PORTKERN_FAMILY_CONFIGS
   return {};
 }
@@ -47,9 +45,7 @@ int select_in_family(std::string_view family, const deploy::Problem& p, deploy::
     if (family == #name) return D::select_##name(p, path);
   PORTKERN_FAMILY_SELECT(tiled)
   PORTKERN_FAMILY_SELECT(cpu_packed)
-  PORTKERN_FAMILY_SELECT(cuda_simt)
-  PORTKERN_FAMILY_SELECT(cuda_splitk)
-  PORTKERN_FAMILY_SELECT(cuda_tf32x3)
+  PORTKERN_FAMILY_SELECT(cuda_native)
 #undef PORTKERN_FAMILY_SELECT
   return 0;
 }
