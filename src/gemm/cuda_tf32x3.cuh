@@ -3,7 +3,10 @@
 // Each fp32 operand is split in registers as x = big + small, big = tf32(x) (cvt.rna), small = tf32(x - big),
 // and a*b is formed as a_small*b_big + a_big*b_small + a_big*b_big (small terms first into the fp32
 // accumulator) with mma.sync.m16n8k8.row.col.f32.tf32.tf32.f32. The dropped a_small*b_small term and the
-// rounding of the small parts are ~2^-22 relative per product, so the result stays at fp32 level.
+// rounding of the small parts are ~2^-22 relative per product, so the result stays at fp32 level. The tensor
+// core's accumulation truncates, so each BK = 32 stage goes into a zeroed partial set that is then added into
+// the accumulators with round-to-nearest FADDs (whole-k accumulation in the MMA: 12x cuBLAS's error at k = 8192;
+// per stage: 4-6x below cuBLAS fp32 on large squares, H100 measurements in scratch/cuda_gemm/NOTES.md).
 //
 // Structure: one block per BM x BN tile of C (per batch entry, per K split, blockIdx.z), warps of WM x WN
 // (MT = WM/16 by NT = WN/8 MMA tiles each), BK = 32, a STAGES-deep cp.async pipeline (one barrier per BK).
@@ -211,6 +214,16 @@ __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MINB) tf32x3_gemm_kernel(co
     const float* sA = smem + rstage * Cfg::STAGE_ELEMS;
     const float* sB = sA + Cfg::A_ELEMS;
     rstage = rstage + 1 == STAGES ? 0 : rstage + 1;
+    // The tensor core's fp32 accumulation truncates; accumulating a whole long k in it leaves a bias that grows
+    // linearly with k (measured: 12x cuBLAS's error at k = 8192). So each stage's 32-deep partial product starts
+    // from zero in `part`, and is added into `acc` with ordinary round-to-nearest FADDs.
+    float part[MT][NT][4];
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+      for (int j = 0; j < NT; ++j)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) part[i][j][r] = 0.f;
 #pragma unroll(Cfg::KS_UNROLL)
     for (int ks = 0; ks < BK / 8; ++ks) {
       // K-major column offset of k = 8*ks + 4*h + t: g*32 + t + ((2*ks + h) ^ g) * 4
@@ -247,13 +260,19 @@ __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MINB) tf32x3_gemm_kernel(co
         }
 #pragma unroll
         for (int j = 0; j < NT; ++j) {
-          mma_tf32(acc[i][j], as, bb[j][0], bb[j][1]);
-          mma_tf32(acc[i][j], ab, bsm[j][0], bsm[j][1]);
+          mma_tf32(part[i][j], as, bb[j][0], bb[j][1]);
+          mma_tf32(part[i][j], ab, bsm[j][0], bsm[j][1]);
         }
 #pragma unroll
-        for (int j = 0; j < NT; ++j) mma_tf32(acc[i][j], ab, bb[j][0], bb[j][1]);
+        for (int j = 0; j < NT; ++j) mma_tf32(part[i][j], ab, bb[j][0], bb[j][1]);
       }
     }
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+      for (int j = 0; j < NT; ++j)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) acc[i][j][r] += part[i][j][r];
   }
   cp_async_wait<0>();
 
@@ -351,9 +370,11 @@ inline void launch_tf32x3_splitk(cudaStream_t s, bool ta, bool tb, GemmArgs<floa
 }
 
 // The instantiations offered.
-// Register use (ptxas, sm_90): L 237-253 with the k8 loop rolled (unrolled it spilled), M ~190, S <= 170.
-using Tf32L = Tf32Cfg<128, 128, 64, 64, 3, 2, 1>;  // 4 warps of 64x64: large shapes
-using Tf32M = Tf32Cfg<128, 64, 64, 32, 3, 2, 4>;   // 4 warps of 64x32: medium / tall
-using Tf32S = Tf32Cfg<64, 64, 32, 32, 3, 3, 4>;    // 4 warps of 32x32: small / with split-K
+// (Run 1 had 4 warps of 64x64 for L, 67.7 TFLOP/s, but no room for the per-stage partial accumulator.)
+// Register use (ptxas, sm_90): L 211-230 (k8 loop unrolled: 255 and spills), M 221-249 rolled, S <= 170
+// with the k8 loop unrolled by 2 (by 4: 12-byte spills when both tiles are X-major).
+using Tf32L = Tf32Cfg<128, 128, 64, 32, 3, 1, 1>;  // 8 warps of 64x32: large shapes
+using Tf32M = Tf32Cfg<128, 64, 64, 32, 3, 2, 1>;   // 4 warps of 64x32: medium / tall
+using Tf32S = Tf32Cfg<64, 64, 32, 32, 3, 3, 2>;    // 4 warps of 32x32: small / with split-K
 
 }  // namespace portkern::gemm_impl::cuda_native::detail

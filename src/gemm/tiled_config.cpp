@@ -16,18 +16,8 @@ std::string name(const TiledConfig& p) {
 }
 
 std::vector<TiledConfig> tiled_space(bool seed_only) {
-  std::vector<TiledConfig> space;
-  auto add_all = [&](TiledMemory memory, int vec) {
-    for (auto [wg_m, wg_n] : tiled_work_groups)
-      for (int r : tiled_tile_sizes)
-        for (int a : tiled_tile_sizes)
-          for (int c : tiled_tile_sizes) space.push_back({r, a, c, wg_m, wg_n, memory, 16, vec});
-  };
-  add_all(TiledMemory::global, 1);
-  if (seed_only) return space;
-  for (TiledMemory memory : {TiledMemory::local, TiledMemory::local_db})
-    for (int vec : {1, 4}) add_all(memory, vec);
-  return space;
+  const int count = seed_only ? tiled_seed_space_size : tiled_space_size;
+  return {tiled_space_table.begin(), tiled_space_table.begin() + count};
 }
 
 bool is_valid(const TiledConfig& p) {

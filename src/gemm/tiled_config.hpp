@@ -81,8 +81,28 @@ constexpr TiledConfig parse_tiled(std::string_view s, bool* ok = nullptr) {
   return p;
 }
 
-// Every configuration of the space: seed 001's 640 (global), then the same 640 for each local-memory mode
-// and vector width. `seed_only` lists just the first 640.
+// Every configuration of the space, as a compile-time table: seed 001's 640 (global memory) first, then the
+// same 640 for each local-memory mode (local, local_db) and load width (1, 4).
+inline constexpr int tiled_seed_space_size = 640;
+inline constexpr int tiled_space_size = 5 * tiled_seed_space_size;
+
+constexpr std::array<TiledConfig, tiled_space_size> make_tiled_space() {
+  std::array<TiledConfig, tiled_space_size> space{};
+  int i = 0;
+  auto add_all = [&](TiledMemory memory, int vec) {
+    for (auto [wg_m, wg_n] : tiled_work_groups)
+      for (int r : tiled_tile_sizes)
+        for (int a : tiled_tile_sizes)
+          for (int c : tiled_tile_sizes) space[i++] = TiledConfig{r, a, c, wg_m, wg_n, memory, 16, vec};
+  };
+  add_all(TiledMemory::global, 1);
+  for (TiledMemory memory : {TiledMemory::local, TiledMemory::local_db})
+    for (int vec : {1, 4}) add_all(memory, vec);
+  return space;
+}
+inline constexpr auto tiled_space_table = make_tiled_space();
+
+// The table as a list; `seed_only` lists just the first 640.
 std::vector<TiledConfig> tiled_space(bool seed_only = false);
 
 // Whether a configuration is one of the space's (valid parameter values).

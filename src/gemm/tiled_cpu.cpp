@@ -1,6 +1,11 @@
 // The deployed `tiled` configurations, instantiated for the CPU.
+#include <type_traits>
+
 #include "gemm/deployment.hpp"
 #include "gemm/tiled_runner.hpp"
+#if PORTKERN_TUNING
+#include "gemm/tiled_tuning.hpp"
+#endif
 #include "portkern/kernel/cpu.hpp"
 
 namespace portkern::gemm_impl {
@@ -12,7 +17,12 @@ void run_tiled_cpu(const Queue& queue, std::string_view config, bool trans_a, bo
       kernel::cpu::launch(queue, kernel.groups(args), kernel);
     });
   });
-  if (!found) tiled_config_missing(config, CpuDeployment::device_class);
+  if (found) return;
+#if PORTKERN_TUNING
+  if constexpr (std::is_same_v<T, float>)
+    if (!trans_a && !trans_b && tuning::run_tiled_cpu(config, queue, args)) return;
+#endif
+  tiled_config_missing(config, CpuDeployment::device_class);
 }
 
 template void run_tiled_cpu<float>(const Queue&, std::string_view, bool, bool, const GemmArgs<float>&);

@@ -1,7 +1,12 @@
 // The deployed `tiled` configurations, instantiated for CUDA. A configuration whose local tiles exceed the
 // 48 KiB of static shared memory a block may declare is not instantiated: asking for it is an Error.
+#include <type_traits>
+
 #include "gemm/deployment.hpp"
 #include "gemm/tiled_runner.hpp"
+#if PORTKERN_TUNING
+#include "gemm/tiled_tuning.hpp"
+#endif
 #include "portkern/kernel/cuda.cuh"
 
 namespace portkern::gemm_impl {
@@ -18,7 +23,12 @@ void run_tiled_cuda(const Queue& queue, std::string_view config, bool trans_a, b
                                  std::to_string(tiled_local_bytes<T>(P)) + " bytes of local memory, more than 49152");
     }
   });
-  if (!found) tiled_config_missing(config, CudaDeployment::device_class);
+  if (found) return;
+#if PORTKERN_TUNING
+  if constexpr (std::is_same_v<T, float>)
+    if (!trans_a && !trans_b && tuning::run_tiled_cuda(config, queue, args)) return;
+#endif
+  tiled_config_missing(config, CudaDeployment::device_class);
 }
 
 template void run_tiled_cuda<float>(const Queue&, std::string_view, bool, bool, const GemmArgs<float>&);

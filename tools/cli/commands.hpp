@@ -10,6 +10,8 @@ namespace portkern::cli {
 void add_info(CLI::App& app);
 void add_bench(CLI::App& app);
 void add_report(CLI::App& app);
+void add_tune(CLI::App& app);
+void add_select(CLI::App& app);
 void add_bench_conv2d(CLI::App& bench);   // bench's conv2d sub-command
 
 // Writes `json` to `path`, pretty-printed.

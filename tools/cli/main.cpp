@@ -1,4 +1,4 @@
-// portkern: the command line — info, bench, report (tune and select join them with the tuning pipeline).
+// portkern: the command line — info, bench, report, tune, select.
 #include <fstream>
 #include <iostream>
 
@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
   portkern::cli::add_info(app);
   portkern::cli::add_bench(app);
   portkern::cli::add_report(app);
+  portkern::cli::add_tune(app);
+  portkern::cli::add_select(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

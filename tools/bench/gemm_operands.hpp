@@ -1,0 +1,80 @@
+// One GEMM shape's operands on a device, random (uniform in [-1, 1]) and in as many copies as it takes for
+// calls that rotate through them not to find their inputs in the cache; and the sampled error of a result
+// against float64. Shared by `portkern bench gemm` and `portkern tune gemm`.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "bench/shapes.hpp"
+#include "bench/vendor_gemm.hpp"
+#include "portkern/runtime/buffer.hpp"
+
+namespace portkern::bench {
+
+// One shape's operands on the device, in `sets` copies that calls rotate through so that repeated calls do
+// not find their inputs in the cache.
+template <class T>
+struct Operands {
+  GemmShape s;
+  std::int64_t lda, ldb, ldc, size_a, size_b, size_c;
+  int sets;
+  std::vector<T> host_a, host_b;
+  Buffer<T> a, b, c;
+
+  Operands(Queue& q, const GemmShape& shape) : s(shape) {
+    lda = s.trans_a ? s.k : s.m;
+    ldb = s.trans_b ? s.n : s.k;
+    ldc = s.m;
+    size_a = s.m * s.k * s.batch, size_b = s.k * s.n * s.batch, size_c = s.m * s.n * s.batch;
+    const double bytes = double(size_a + size_b + size_c) * sizeof(T);
+    const double cache = q.device().is_cuda() ? 64e6 : 32e6;
+    sets = int(std::clamp(std::ceil(2 * cache / bytes), 1.0, 4.0));
+    std::mt19937 rng(unsigned(s.m * 31 + s.n * 17 + s.k));
+    std::uniform_real_distribution<double> uniform(-1, 1);
+    host_a.resize(std::size_t(size_a));
+    host_b.resize(std::size_t(size_b));
+    for (auto& x : host_a) x = T(uniform(rng));
+    for (auto& x : host_b) x = T(uniform(rng));
+    a = Buffer<T>(q.device(), size_a * sets);
+    b = Buffer<T>(q.device(), size_b * sets);
+    c = Buffer<T>(q.device(), size_c * sets);
+    for (int i = 0; i < sets; ++i) {
+      q.copy(a.data() + i * size_a, host_a.data(), std::size_t(size_a));
+      q.copy(b.data() + i * size_b, host_b.data(), std::size_t(size_b));
+    }
+    q.wait();
+  }
+
+  GemmOperands<T> set(int i) {
+    i %= sets;
+    return {s.trans_a, s.trans_b, s.m, s.n, s.k, T(1), a.data() + i * size_a, lda, s.m * s.k,
+            b.data() + i * size_b, ldb, s.k * s.n, T(0), c.data() + i * size_c, ldc, s.m * s.n, s.batch};
+  }
+
+  // Largest |C - ref| / sum_l |a_il b_lj| over 64 sampled entries of set 0's C (NaN: unwritten or wrong).
+  double max_rel_error(Queue& q) {
+    std::vector<T> got(static_cast<std::size_t>(size_c));
+    q.copy(got.data(), c.data(), got.size());
+    q.wait();
+    std::mt19937 rng(7);
+    double worst = 0;
+    for (int sample = 0; sample < 64; ++sample) {
+      const std::int64_t p = rng() % s.batch, i = rng() % s.m, j = rng() % s.n;
+      double sum = 0, magnitude = 0;
+      for (std::int64_t l = 0; l < s.k; ++l) {
+        const double x = host_a[p * s.m * s.k + (s.trans_a ? i * lda + l : l * lda + i)];
+        const double y = host_b[p * s.k * s.n + (s.trans_b ? l * ldb + j : j * ldb + l)];
+        sum += x * y;
+        magnitude += std::abs(x * y);
+      }
+      const double error = std::abs(double(got[p * s.m * s.n + j * ldc + i]) - sum) / std::max(magnitude, 1e-300);
+      if (!(error <= worst)) worst = error;   // NaN propagates
+    }
+    return worst;
+  }
+};
+
+}  // namespace portkern::bench

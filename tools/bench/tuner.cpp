@@ -1,0 +1,145 @@
+#include "bench/tuner.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "bench/gemm_operands.hpp"
+#include "bench/measure.hpp"
+#include "bench/progress.hpp"
+#include "gemm/tiled_config.hpp"
+#include "portkern/blas.hpp"
+#include "portkern/error.hpp"
+
+namespace portkern::bench {
+
+namespace {
+
+constexpr const char* header = "device,op,family,config,m,n,k,batch,trans_a,trans_b,gflops,time_ms,reps";
+
+std::string key(const std::string& family, const std::string& config, const GemmShape& s) {
+  std::ostringstream k;
+  k << family << ',' << config << ',' << s.m << ',' << s.n << ',' << s.k << ',' << s.batch << ',' << s.trans_a << ','
+    << s.trans_b;
+  return k.str();
+}
+
+// Keys of the rows already measured in `path` (family,config,m,n,k,batch,trans_a,trans_b).
+std::set<std::string> measured_rows(const std::string& path) {
+  std::set<std::string> done;
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    if (cells.size() < 13) continue;   // a row cut short by an interruption is measured again
+    const GemmShape s{std::stoll(cells[4]), std::stoll(cells[5]), std::stoll(cells[6]), std::stoll(cells[7]),
+                      cells[8] == "1", cells[9] == "1"};
+    done.insert(key(cells[2], cells[3], s));
+  }
+  return done;
+}
+
+}  // namespace
+
+std::string default_tuning_csv(const Device& device, const std::string& family) {
+  return data_dir() + "/tuning/" + gemm_device_class(device) + "/gemm-" + family + ".csv";
+}
+
+std::vector<std::pair<std::string, std::string>> tuning_configs(const Device& device, const TuneOptions& options) {
+  std::vector<std::pair<std::string, std::string>> configs;
+  const GemmDeployment deployment = gemm_deployment(device);
+  auto add_tiled = [&] {
+#if PORTKERN_TUNING
+    const bool full = options.configs == "full";
+    for (const auto& c : gemm_impl::tiled_space(!full)) {
+      const std::string name = gemm_impl::name(c);
+      if (options.configs == "seed" || full || name.find(options.configs) != std::string::npos)
+        configs.emplace_back("tiled", name);
+    }
+#else
+    fail("portkern tune", "this build instantiates only the deployed tiled configurations: build the tuning "
+                          "configuration first (cmake --preset tuning && cmake --build --preset tuning)");
+#endif
+  };
+  for (std::size_t f = 0; f < deployment.families.size(); ++f) {
+    const std::string& family = deployment.families[f];
+    if (options.family != "all" && options.family != family) continue;
+    if (family == "tiled") {
+      add_tiled();
+    } else {
+      for (const auto& c : deployment.configs[f]) configs.emplace_back(family, c);
+    }
+  }
+  if (configs.empty()) fail("portkern tune", "family '" + options.family + "' has no configurations on " + device.name());
+  return configs;
+}
+
+void tune_gemm(const Device& device, const TuneOptions& options) {
+  Queue q(device, options.threads);
+  const auto configs = tuning_configs(device, options);
+  const std::string device_class = gemm_device_class(device);
+  const double time_ms = options.time_ms > 0 ? options.time_ms : device.is_cpu() ? 20 : 2;
+  const int pause_ms = options.pause_ms >= 0 ? options.pause_ms : device.is_cpu() ? 5 : 0;
+
+  std::filesystem::create_directories(std::filesystem::path(options.out).parent_path());
+  const bool fresh = !std::filesystem::exists(options.out) || std::filesystem::file_size(options.out) == 0;
+  const auto done = measured_rows(options.out);
+  std::ofstream csv(options.out, std::ios::app);
+  if (!csv) fail("portkern tune", "cannot write " + options.out);
+  if (fresh) csv << header << '\n';
+
+  std::size_t todo = 0;
+  for (const auto& s : options.shapes)
+    for (const auto& [family, config] : configs) todo += !done.count(key(family, config, s));
+  std::cerr << "tuning " << configs.size() << " configurations x " << options.shapes.size() << " shapes on "
+            << device.name() << ": " << todo << " to measure, " << (configs.size() * options.shapes.size() - todo)
+            << " already in " << options.out << '\n';
+  Progress progress(todo);
+
+  for (const auto& s : options.shapes) {
+    std::unique_ptr<Operands<float>> ops;
+    for (const auto& [family, config] : configs) {
+      if (done.count(key(family, config, s))) continue;
+      if (!ops) ops = std::make_unique<Operands<float>>(q, s);
+      const GemmChoice choice{family, config};
+      int turn = 0;
+      auto call = [&] {
+        const auto g = ops->set(turn++);
+        gemm_strided_batched<float>(q, g.ta ? Op::trans : Op::none, g.tb ? Op::trans : Op::none, g.m, g.n, g.k,
+                                    g.alpha, g.a, g.lda, g.stride_a, g.b, g.ldb, g.stride_b, g.beta, g.c, g.ldc,
+                                    g.stride_c, g.batch, choice);
+      };
+      double gflops = 0, median_ms = 0;
+      long reps = 0;
+      std::string failure;
+      try {
+        q.fill(ops->c.data(), std::numeric_limits<float>::quiet_NaN(), ops->c.size());
+        turn = 0;
+        call();
+        const double error = ops->max_rel_error(q);
+        if (!(error < 1e-4)) throw Error("wrong result: relative error " + std::to_string(error));
+        const Measurement m = measure(q, call, time_ms, 3);
+        median_ms = m.median_ms;
+        reps = long(m.calls_per_sample) * m.samples;
+        gflops = 2.0 * s.m * s.n * s.k * s.batch / (median_ms * 1e-3) / 1e9;
+      } catch (const Error& e) {
+        failure = e.what();
+        q = Queue(device, options.threads);   // a failed launch may leave the queue in any state
+      }
+      csv << device_class << ",sgemm," << family << ',' << config << ',' << s.m << ',' << s.n << ',' << s.k << ','
+          << s.batch << ',' << int(s.trans_a) << ',' << int(s.trans_b) << ',' << gflops << ','
+          << (failure.empty() ? std::to_string(median_ms) : "") << ',' << reps << std::endl;
+      progress.step(config + (failure.empty() ? "" : " (failed)"));
+      if (pause_ms) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+    }
+  }
+}
+
+}  // namespace portkern::bench

@@ -1,0 +1,35 @@
+// `portkern tune gemm`: measures every configuration of a family on every shape (seed 001's data
+// collection) and appends long-format CSV rows
+//   device,op,family,config,m,n,k,batch,trans_a,trans_b,gflops,time_ms,reps
+// Resumable: rows already in the file are skipped, each row is flushed as soon as it is measured. A
+// configuration that throws or computes a wrong result is recorded with gflops 0 and reps 0.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bench/shapes.hpp"
+#include "portkern/runtime/device.hpp"
+
+namespace portkern::bench {
+
+struct TuneOptions {
+  std::string family = "tiled";   // a family of the device's deployment, or "all"
+  std::string configs = "seed";   // tiled: "seed" (640), "full" (3200) or a substring of the names
+  std::vector<GemmShape> shapes;
+  std::string out;                // CSV file (appended)
+  double time_ms = 0;             // per sample; 0: 20 on the CPU, 2 on a GPU
+  int pause_ms = -1;              // between configurations; -1: 5 on the CPU, 0 on a GPU
+  int threads = 0;
+};
+
+// The configurations `family` has on `device` for this build (tiled: the space, which only a tuning build
+// instantiates beyond the deployment).
+std::vector<std::pair<std::string, std::string>> tuning_configs(const Device& device, const TuneOptions& options);
+
+void tune_gemm(const Device& device, const TuneOptions& options);
+
+// The default dataset path: data/tuning/<device-class>/gemm-<family>.csv
+std::string default_tuning_csv(const Device& device, const std::string& family);
+
+}  // namespace portkern::bench

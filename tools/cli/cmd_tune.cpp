@@ -1,0 +1,62 @@
+// portkern tune gemm --device D --family F --shapes nets|FILE [--out FILE] [--deploy]: collect the
+// benchmark dataset (resumable), and with --deploy analyse it and write the deployment header.
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "bench/shapes.hpp"
+#include "bench/tuner.hpp"
+#include "cli/commands.hpp"
+#include "portkern/blas.hpp"
+#include "portkern/error.hpp"
+
+namespace portkern::cli {
+
+namespace {
+// The analysis pipeline (tools/tuning, in the project's virtual environment) over the dataset: tables,
+// plots and the generated deploy/<device-class>/gemm.hpp.
+void deploy(const Device& device, const std::string& csv, const std::string& family) {
+  const std::string root = PORTKERN_SOURCE_DIR, device_class = gemm_device_class(device);
+  std::string python = root + "/.venv/bin/python";
+  if (!std::filesystem::exists(python)) python = "python3";
+  const std::string out = std::filesystem::path(csv).parent_path().string() + "/analysis-" + family;
+  const std::string command = python + " " + root + "/tools/tuning/analyze.py '" + csv + "' --out '" + out +
+                              "' --device " + device_class + (family == "all" ? "" : " --family " + family) +
+                              " --deploy-header '" + root + "/deploy/" + device_class + "/gemm.hpp' --device-class " +
+                              device_class;
+  std::cerr << "+ " << command << '\n';
+  if (std::system(command.c_str()) != 0) fail("portkern tune --deploy", "the analysis failed (see above)");
+  std::cerr << "wrote deploy/" << device_class << "/gemm.hpp: rebuild portkern to ship it\n";
+}
+}  // namespace
+
+void add_tune(CLI::App& app) {
+  auto* tune = app.add_subcommand("tune", "Benchmark every configuration over a shape set (seed 001's data collection)");
+  tune->require_subcommand(1);
+  auto* gemm = tune->add_subcommand("gemm", "Tune GEMM");
+  static std::string device = "cpu", shapes = "nets-quick", out;
+  static bench::TuneOptions options;
+  static bool run_deploy = false, analyse_only = false;
+  gemm->add_option("--device", device, "cpu or cuda:N")->capture_default_str();
+  gemm->add_option("--family", options.family, "tiled, cpu_packed, cuda_native, or all")->capture_default_str();
+  gemm->add_option("--configs", options.configs, "tiled: seed (640), full (3200) or a substring of the names")->capture_default_str();
+  gemm->add_option("--shapes", shapes, "nets, nets-quick, square, pow2, seed, or a CSV file naming m,k,n,batch")->capture_default_str();
+  gemm->add_option("--out", out, "Dataset CSV (default data/tuning/<device-class>/gemm-<family>.csv)");
+  gemm->add_option("--time-ms", options.time_ms, "Length of one sample (default 20 on the CPU, 2 on a GPU)");
+  gemm->add_option("--pause-ms", options.pause_ms, "Pause between configurations");
+  gemm->add_option("--threads", options.threads, "CPU threads (0: all)");
+  gemm->add_flag("--deploy", run_deploy, "Then analyse the dataset and write deploy/<device-class>/gemm.hpp");
+  gemm->add_flag("--analyse-only", analyse_only, "Skip the measurements: analyse and deploy the dataset as it is");
+  gemm->callback([] {
+    const Device d = Device::parse(device);
+    const std::string csv = out.empty() ? bench::default_tuning_csv(d, options.family) : out;
+    if (!analyse_only) {
+      options.shapes = std::filesystem::exists(shapes) ? bench::read_gemm_shapes(shapes) : bench::gemm_set(shapes, d);
+      options.out = csv;
+      bench::tune_gemm(d, options);
+    }
+    if (run_deploy || analyse_only) deploy(d, csv, options.family);
+  });
+}
+
+}  // namespace portkern::cli
