@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: build portkern, run the `gpu` tests (and the rest), the benchmarks, and
-# print a short table last. Logs and JSON go to $OUT (or ./gpu-check-out). Header-only build dependencies
-# that machine lacks (CLI11, nlohmann-json) may be carried as Debian packages in .debs/ and are unpacked
-# into a private prefix (`apt-get download libcli11-dev nlohmann-json3-dev` into .debs/).
+# print a short table last. Logs and JSON go to $OUT/gpu-check.tgz (or ./gpu-check-out/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dest=${OUT:-gpu-check-out}   # everything ends up in $dest/gpu-check.tgz (the GPU tool returns at most 8 files)
@@ -11,11 +9,7 @@ trap 'tar czf "$dest/gpu-check.tgz" -C "$out" . 2>/dev/null' EXIT
 mkdir -p "$dest"
 jobs=$(nproc)
 
-prefix=/tmp/portkern-deps
-if compgen -G ".debs/*.deb" >/dev/null; then
-  for deb in .debs/*.deb; do dpkg -x "$deb" "$prefix"; done
-fi
-export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+source scripts/gpu-env.sh
 
 step() { echo; echo "== $*"; }
 

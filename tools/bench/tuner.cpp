@@ -14,6 +14,7 @@
 #include "gemm/tiled_config.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/error.hpp"
+#include "portkern/runtime/timer.hpp"
 
 namespace portkern::bench {
 
@@ -84,6 +85,9 @@ std::vector<std::pair<std::string, std::string>> tuning_configs(const Device& de
 void tune_gemm(const Device& device, const TuneOptions& options) {
   Queue q(device, options.threads);
   const auto configs = tuning_configs(device, options);
+  std::vector<GemmShape> shapes;
+  for (const auto& s : options.shapes)
+    if (options.max_mflop <= 0 || 2.0 * s.m * s.n * s.k * s.batch <= options.max_mflop * 1e6) shapes.push_back(s);
   const std::string device_class = gemm_device_class(device);
   const double time_ms = options.time_ms > 0 ? options.time_ms : device.is_cpu() ? 20 : 2;
   const int pause_ms = options.pause_ms >= 0 ? options.pause_ms : device.is_cpu() ? 5 : 0;
@@ -96,14 +100,14 @@ void tune_gemm(const Device& device, const TuneOptions& options) {
   if (fresh) csv << header << '\n';
 
   std::size_t todo = 0;
-  for (const auto& s : options.shapes)
+  for (const auto& s : shapes)
     for (const auto& [family, config] : configs) todo += !done.count(key(family, config, s));
-  std::cerr << "tuning " << configs.size() << " configurations x " << options.shapes.size() << " shapes on "
-            << device.name() << ": " << todo << " to measure, " << (configs.size() * options.shapes.size() - todo)
+  std::cerr << "tuning " << configs.size() << " configurations x " << shapes.size() << " shapes on "
+            << device.name() << ": " << todo << " to measure, " << (configs.size() * shapes.size() - todo)
             << " already in " << options.out << '\n';
   Progress progress(todo);
 
-  for (const auto& s : options.shapes) {
+  for (const auto& s : shapes) {
     std::unique_ptr<Operands<float>> ops;
     for (const auto& [family, config] : configs) {
       if (done.count(key(family, config, s))) continue;
@@ -125,9 +129,21 @@ void tune_gemm(const Device& device, const TuneOptions& options) {
         call();
         const double error = ops->max_rel_error(q);
         if (!(error < 1e-4)) throw Error("wrong result: relative error " + std::to_string(error));
-        const Measurement m = measure(q, call, time_ms, 3);
-        median_ms = m.median_ms;
-        reps = long(m.calls_per_sample) * m.samples;
+        // A configuration far slower than a sample is timed once more, alone: the dataset needs its rank,
+        // not three more of its slow calls.
+        Timer timer(q);
+        timer.start();
+        call();
+        timer.stop();
+        const double once = timer.elapsed_ms();
+        if (once > 4 * time_ms) {
+          median_ms = once;
+          reps = 1;
+        } else {
+          const Measurement m = measure(q, call, time_ms, 3);
+          median_ms = m.median_ms;
+          reps = long(m.calls_per_sample) * m.samples;
+        }
         gflops = 2.0 * s.m * s.n * s.k * s.batch / (median_ms * 1e-3) / 1e9;
       } catch (const Error& e) {
         failure = e.what();

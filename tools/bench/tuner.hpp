@@ -21,6 +21,7 @@ struct TuneOptions {
   double time_ms = 0;             // per sample; 0: 20 on the CPU, 2 on a GPU
   int pause_ms = -1;              // between configurations; -1: 5 on the CPU, 0 on a GPU
   int threads = 0;
+  double max_mflop = 0;           // skip shapes of more MFLOP than this (0: none); fits a time budget
 };
 
 // The configurations `family` has on `device` for this build (tiled: the space, which only a tuning build

@@ -45,6 +45,7 @@ void add_tune(CLI::App& app) {
   gemm->add_option("--time-ms", options.time_ms, "Length of one sample (default 20 on the CPU, 2 on a GPU)");
   gemm->add_option("--pause-ms", options.pause_ms, "Pause between configurations");
   gemm->add_option("--threads", options.threads, "CPU threads (0: all)");
+  gemm->add_option("--max-mflop", options.max_mflop, "Skip shapes of more MFLOP than this (to fit a time budget)");
   gemm->add_flag("--deploy", run_deploy, "Then analyse the dataset and write deploy/<device-class>/gemm.hpp");
   gemm->add_flag("--analyse-only", analyse_only, "Skip the measurements: analyse and deploy the dataset as it is");
   gemm->callback([] {
