@@ -38,6 +38,12 @@ for set in square seed nets; do
 done
 ./build/portkern bench gemm --device cuda:0 --set nets-quick --family tiled --json "$out/gemm-cuda-tiled.json" > "$out/gemm-cuda-tiled.txt" 2>&1
 tail -3 "$out/gemm-cuda-tiled.txt"
+for net in vgg16 resnet50; do
+  for batch in 1 4; do
+    ./build/portkern bench conv2d --device cuda:0 --net $net --batch $batch --json "$out/conv2d-cuda-$net-b$batch.json" > "$out/conv2d-cuda-$net-b$batch.txt" 2>&1
+    tail -2 "$out/conv2d-cuda-$net-b$batch.txt"
+  done
+done
 if [ -n "${PORTKERN_GPU_CHECK_EXTRA:-}" ]; then eval "$PORTKERN_GPU_CHECK_EXTRA"; fi
 
 step "summary"

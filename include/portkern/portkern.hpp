@@ -2,6 +2,7 @@
 #pragma once
 
 #include "portkern/blas.hpp"
+#include "portkern/dnn.hpp"
 #include "portkern/error.hpp"
 #include "portkern/runtime/buffer.hpp"
 #include "portkern/runtime/device.hpp"

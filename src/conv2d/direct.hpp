@@ -1,0 +1,52 @@
+// The `direct` convolution family: seed 000's Algorithm 1, written once in the kernel model.
+//
+// Computes the whole convolution (any window, stride, padding and dilation, bias and ReLU) with one item
+// per output element: a group is one output pixel and `Items` consecutive output channels; each item sums
+// window_h x window_w x in_c products, reading the filter's k-contiguous rows (consecutive items read
+// consecutive addresses: coalesced on CUDA, SIMD lanes on the CPU) and the input value all items share.
+// Parameters: Items (output channels per group). It never wins on speed: it is the baseline of the
+// benchmarks, the reference on the device, and the only path for dilation > 1.
+#pragma once
+
+#include "conv2d/args.hpp"
+
+namespace portkern::conv2d_impl {
+
+template <int Items = 64>
+struct Conv2dDirect {
+  using group_shape = kernel::Shape<Items>;
+  ConvArgs a;
+
+  // x: output pixels (n, y, x), y: blocks of output channels.
+  kernel::Range groups() const {
+    return {a.batch * a.out_h * a.out_w, (a.out_c + Items - 1) / Items, 1};
+  }
+
+  template <class Group>
+  PORTKERN_KERNEL void operator()(Group& g) const {
+    const std::int64_t pixel = g.x(), ox = pixel % a.out_w, oy = (pixel / a.out_w) % a.out_h,
+                       n = pixel / (a.out_w * a.out_h);
+    const std::int64_t k0 = g.y() * Items;
+    const float* image = a.input + n * a.in_h * a.in_w * a.in_c;
+    float* out = a.output + pixel * a.out_c;
+    g.for_each_item([&](kernel::Item item) {
+      const std::int64_t k = k0 + item.x;
+      if (k >= a.out_c) return;
+      float acc = 0.f;
+      for (std::int64_t r = 0; r < a.window_h; ++r) {
+        const std::int64_t iy = oy * a.stride_h + r * a.dilation_h - a.pad_top;
+        if (iy < 0 || iy >= a.in_h) continue;
+        for (std::int64_t s = 0; s < a.window_w; ++s) {
+          const std::int64_t ix = ox * a.stride_w + s * a.dilation_w - a.pad_left;
+          if (ix < 0 || ix >= a.in_w) continue;
+          const float* in = image + (iy * a.in_w + ix) * a.in_c;
+          const float* f = a.filter + (r * a.window_w + s) * a.in_c * a.out_c + k;
+          for (std::int64_t c = 0; c < a.in_c; ++c) acc += in[c] * f[c * a.out_c];
+        }
+      }
+      out[k] = finish(acc, a.bias, a.relu, k);
+    });
+  }
+};
+
+}  // namespace portkern::conv2d_impl

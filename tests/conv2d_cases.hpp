@@ -1,0 +1,320 @@
+// The convolution's and pooling's test bed, shared by the CPU and GPU tests and by every algorithm and
+// configuration: float64 references on the host, random inputs (never zero), outputs poisoned with NaN
+// before each call, odd sizes, every stride / padding / dilation variant, batches, channel counts that are
+// not multiples of any vector width, 1x1 to 7x7 windows, bias and ReLU. The error bound is the float32
+// accumulation bound of a dot product (direct, tiled, im2col, gemm_1x1) or Winograd's element-wise bound
+// (src/conv2d/winograd.hpp), both computed from the data.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "portkern/dnn.hpp"
+#include "testing.hpp"
+
+namespace portkern {
+inline void PrintTo(const Conv2dChoice& choice, std::ostream* os) { *os << choice.config; }
+}  // namespace portkern
+
+namespace portkern::testing {
+
+struct ConvCase {
+  Conv2dDesc desc;
+  bool bias = false;
+  std::string label;
+};
+
+inline std::string describe(const Conv2dDesc& d) {
+  auto s = [](std::int64_t v) { return std::to_string(v); };
+  return "N" + s(d.batch) + " " + s(d.in_h) + "x" + s(d.in_w) + "x" + s(d.in_c) + " -> " + s(d.out_c) + " window " +
+         s(d.window_h) + "x" + s(d.window_w) + " stride " + s(d.stride_h) + "x" + s(d.stride_w) + " pad " +
+         s(d.pad_top) + "," + s(d.pad_bottom) + "," + s(d.pad_left) + "," + s(d.pad_right) + " dilation " +
+         s(d.dilation_h) + "x" + s(d.dilation_w) + (d.relu ? " relu" : "");
+}
+
+inline Conv2dDesc conv_desc(std::int64_t batch, std::int64_t h, std::int64_t w, std::int64_t c, std::int64_t k,
+                            std::int64_t wh, std::int64_t ww, std::int64_t sh, std::int64_t sw,
+                            std::array<std::int64_t, 4> pad, std::int64_t dh = 1, std::int64_t dw = 1,
+                            bool relu = false) {
+  Conv2dDesc d;
+  d.batch = batch, d.in_h = h, d.in_w = w, d.in_c = c, d.out_c = k;
+  d.window_h = wh, d.window_w = ww, d.stride_h = sh, d.stride_w = sw;
+  d.pad_top = pad[0], d.pad_bottom = pad[1], d.pad_left = pad[2], d.pad_right = pad[3];
+  d.dilation_h = dh, d.dilation_w = dw, d.relu = relu;
+  return d;
+}
+
+// The cases every algorithm runs (each runs those it applies to).
+inline std::vector<ConvCase> conv_cases() {
+  std::vector<ConvCase> cases = {
+      {conv_desc(1, 7, 9, 3, 5, 3, 3, 1, 1, {1, 1, 1, 1}), true, "3x3 pad 1, 3 channels, bias"},
+      {conv_desc(2, 11, 10, 17, 13, 3, 3, 1, 1, {0, 0, 0, 0}, 1, 1, true), true, "3x3 valid, batch 2, bias relu"},
+      {conv_desc(1, 13, 14, 19, 21, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), false, "3x3 pad 1, partial tiles, relu"},
+      {conv_desc(1, 9, 9, 33, 35, 3, 3, 1, 1, {0, 0, 0, 0}), false, "3x3 valid, 33 -> 35 channels"},
+      {conv_desc(1, 6, 5, 64, 67, 3, 3, 1, 1, {1, 1, 1, 1}), true, "3x3 same, 64 -> 67 channels"},
+      {conv_desc(3, 9, 8, 4, 8, 1, 1, 1, 1, {0, 0, 0, 0}), false, "1x1 batch 3"},
+      {conv_desc(1, 4, 5, 130, 70, 1, 1, 1, 1, {0, 0, 0, 0}, 1, 1, true), true, "1x1 130 -> 70, bias relu"},
+      {conv_desc(2, 9, 10, 6, 7, 1, 1, 2, 2, {0, 0, 0, 0}), false, "1x1 stride 2"},
+      {conv_desc(1, 15, 13, 5, 9, 5, 5, 2, 2, {2, 2, 1, 3}), true, "5x5 stride 2 asymmetric pad"},
+      {conv_desc(1, 20, 17, 3, 16, 7, 7, 2, 2, {3, 3, 3, 3}, 1, 1, true), true, "7x7 stride 2 pad 3, bias relu"},
+      {conv_desc(2, 10, 9, 7, 6, 3, 3, 2, 1, {0, 1, 1, 0}), false, "3x3 stride 2x1"},
+      {conv_desc(2, 5, 7, 2, 3, 2, 3, 1, 2, {1, 0, 0, 1}), false, "2x3 window, stride 1x2"},
+      {conv_desc(1, 12, 11, 5, 6, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2), true, "3x3 dilation 2"},
+      {conv_desc(1, 14, 13, 3, 4, 3, 3, 2, 1, {1, 0, 2, 1}, 3, 2, true), false, "3x3 dilation 3x2 stride 2x1"},
+  };
+  Conv2dDesc same = conv_desc(1, 9, 10, 4, 4, 3, 3, 2, 2, {0, 0, 0, 0});
+  cases.push_back({with_padding(same, Padding::same), true, "3x3 stride 2 SAME"});
+  Conv2dDesc valid = conv_desc(2, 8, 11, 5, 3, 5, 5, 1, 1, {4, 4, 4, 4});
+  cases.push_back({with_padding(valid, Padding::valid), false, "5x5 VALID"});
+  return cases;
+}
+
+// The tensors of one case, and the float64 reference with each output's error magnitude.
+struct ConvData {
+  Conv2dDesc d;
+  std::vector<float> input, filter, bias;
+  std::vector<double> want, magnitude, winograd2, winograd4;   // winograd*: Winograd's bound magnitudes
+};
+
+// |A^T| X |A|-style products: out (p x p) = |L| x |L|^T for an (p x q) matrix L and a q x q matrix x.
+inline void abs_sandwich(const double* l, int p, int q, const double* x, double* out) {
+  std::vector<double> t(std::size_t(p * q));
+  for (int i = 0; i < p; ++i)
+    for (int j = 0; j < q; ++j) {
+      double s = 0;
+      for (int a = 0; a < q; ++a) s += std::abs(l[i * q + a]) * x[a * q + j];
+      t[std::size_t(i * q + j)] = s;
+    }
+  for (int i = 0; i < p; ++i)
+    for (int j = 0; j < p; ++j) {
+      double s = 0;
+      for (int b = 0; b < q; ++b) s += t[std::size_t(i * q + b)] * std::abs(l[j * q + b]);
+      out[i * p + j] = s;
+    }
+}
+
+// Winograd's element-wise bound magnitude |A^T| [sum_c (|G||g||G^T|) .* (|B^T||d||B|)] |A| for F(M x M, 3x3).
+inline std::vector<double> winograd_magnitude(const ConvData& x, int M) {
+  const Conv2dDesc& d = x.d;
+  const int alpha = M + 2;
+  static const double bt2[] = {1, 0, -1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1, 0, -1};
+  static const double g2[] = {1, 0, 0, .5, .5, .5, .5, -.5, .5, 0, 0, 1};
+  static const double at2[] = {1, 1, 1, 0, 0, 1, -1, -1};
+  static const double bt4[] = {4, 0, -5, 0, 1, 0, 0, -4, -4, 1, 1, 0, 0, 4, -4, -1, 1, 0,
+                               0, -2, -1, 2, 1, 0, 0, 2, -1, -2, 1, 0, 0, 4, 0, -5, 0, 1};
+  static const double g4[] = {1. / 4, 0, 0, -1. / 6, -1. / 6, -1. / 6, -1. / 6, 1. / 6, -1. / 6,
+                              1. / 24, 1. / 12, 1. / 6, 1. / 24, -1. / 12, 1. / 6, 0, 0, 1};
+  static const double at4[] = {1, 1, 1, 1, 1, 0, 0, 1, -1, 2, -2, 0, 0, 1, 1, 4, 4, 0, 0, 1, -1, 8, -8, 1};
+  const double *bt = M == 2 ? bt2 : bt4, *g = M == 2 ? g2 : g4, *at = M == 2 ? at2 : at4;
+  const std::int64_t C = d.in_c, K = d.out_c, A2 = alpha * alpha;
+  // |G||g||G^T| per (c, k): alpha x alpha.
+  std::vector<double> u(std::size_t(C * K * A2));
+  for (std::int64_t c = 0; c < C; ++c)
+    for (std::int64_t k = 0; k < K; ++k) {
+      double t[6][3];
+      for (int i = 0; i < alpha; ++i)
+        for (int s = 0; s < 3; ++s) {
+          double sum = 0;
+          for (int r = 0; r < 3; ++r) sum += std::abs(g[i * 3 + r]) * std::abs(x.filter[std::size_t(((r * 3 + s) * C + c) * K + k)]);
+          t[i][s] = sum;
+        }
+      for (int i = 0; i < alpha; ++i)
+        for (int j = 0; j < alpha; ++j) {
+          double sum = 0;
+          for (int s = 0; s < 3; ++s) sum += t[i][s] * std::abs(g[j * 3 + s]);
+          u[std::size_t((c * K + k) * A2 + i * alpha + j)] = sum;
+        }
+    }
+  std::vector<double> out(std::size_t(d.batch * d.out_h * d.out_w * K), 0.0);
+  const std::int64_t th = (d.out_h + M - 1) / M, tw = (d.out_w + M - 1) / M;
+  std::vector<double> v(static_cast<std::size_t>(C * A2)), patch(static_cast<std::size_t>(A2)),
+      sum(static_cast<std::size_t>(A2)), y(static_cast<std::size_t>(M * M));
+  for (std::int64_t n = 0; n < d.batch; ++n)
+    for (std::int64_t ty = 0; ty < th; ++ty)
+      for (std::int64_t tx = 0; tx < tw; ++tx) {
+        for (std::int64_t c = 0; c < C; ++c) {
+          for (int i = 0; i < alpha; ++i)
+            for (int j = 0; j < alpha; ++j) {
+              const std::int64_t iy = ty * M + i - d.pad_top, ix = tx * M + j - d.pad_left;
+              patch[std::size_t(i * alpha + j)] =
+                  iy >= 0 && iy < d.in_h && ix >= 0 && ix < d.in_w
+                      ? std::abs(x.input[std::size_t(((n * d.in_h + iy) * d.in_w + ix) * C + c)])
+                      : 0.0;
+            }
+          abs_sandwich(bt, alpha, alpha, patch.data(), &v[std::size_t(c * A2)]);
+        }
+        for (std::int64_t k = 0; k < K; ++k) {
+          std::fill(sum.begin(), sum.end(), 0.0);
+          for (std::int64_t c = 0; c < C; ++c)
+            for (std::int64_t e = 0; e < A2; ++e) sum[std::size_t(e)] += u[std::size_t((c * K + k) * A2 + e)] * v[std::size_t(c * A2 + e)];
+          abs_sandwich(at, M, alpha, sum.data(), y.data());
+          for (int i = 0; i < M; ++i)
+            for (int j = 0; j < M; ++j) {
+              const std::int64_t oy = ty * M + i, ox = tx * M + j;
+              if (oy < d.out_h && ox < d.out_w) out[std::size_t(((n * d.out_h + oy) * d.out_w + ox) * K + k)] = y[std::size_t(i * M + j)];
+            }
+        }
+      }
+  return out;
+}
+
+inline ConvData make_conv_data(const ConvCase& c) {
+  ConvData x;
+  x.d = conv2d_complete(c.desc);
+  const Conv2dDesc& d = x.d;
+  x.input = random_vector<float>(std::size_t(d.batch * d.in_h * d.in_w * d.in_c), 21);
+  x.filter = random_vector<float>(std::size_t(d.window_h * d.window_w * d.in_c * d.out_c), 22);
+  if (c.bias) x.bias = random_vector<float>(std::size_t(d.out_c), 23);
+  const std::size_t outputs = std::size_t(d.batch * d.out_h * d.out_w * d.out_c);
+  x.want.resize(outputs);
+  x.magnitude.resize(outputs);
+  for (std::int64_t n = 0; n < d.batch; ++n)
+    for (std::int64_t oy = 0; oy < d.out_h; ++oy)
+      for (std::int64_t ox = 0; ox < d.out_w; ++ox)
+        for (std::int64_t k = 0; k < d.out_c; ++k) {
+          double sum = 0, magnitude = 0;
+          for (std::int64_t r = 0; r < d.window_h; ++r)
+            for (std::int64_t s = 0; s < d.window_w; ++s) {
+              const std::int64_t iy = oy * d.stride_h + r * d.dilation_h - d.pad_top;
+              const std::int64_t ix = ox * d.stride_w + s * d.dilation_w - d.pad_left;
+              if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) continue;
+              for (std::int64_t ch = 0; ch < d.in_c; ++ch) {
+                const double p = double(x.input[std::size_t(((n * d.in_h + iy) * d.in_w + ix) * d.in_c + ch)]) *
+                                 double(x.filter[std::size_t(((r * d.window_w + s) * d.in_c + ch) * d.out_c + k)]);
+                sum += p;
+                magnitude += std::abs(p);
+              }
+            }
+          if (c.bias) sum += x.bias[std::size_t(k)], magnitude += std::abs(x.bias[std::size_t(k)]);
+          if (d.relu) sum = std::max(sum, 0.0);
+          const std::size_t at = std::size_t(((n * d.out_h + oy) * d.out_w + ox) * d.out_c + k);
+          x.want[at] = sum;
+          x.magnitude[at] = magnitude;
+        }
+  if (d.window_h == 3 && d.window_w == 3 && d.stride_h == 1 && d.stride_w == 1 && d.dilation_h == 1 &&
+      d.dilation_w == 1) {
+    x.winograd2 = winograd_magnitude(x, 2);
+    x.winograd4 = winograd_magnitude(x, 4);
+  }
+  return x;
+}
+
+// The references of every case, computed once per test program.
+inline const std::vector<ConvData>& conv_data() {
+  static const std::vector<ConvData> data = [] {
+    std::vector<ConvData> all;
+    for (const auto& c : conv_cases()) all.push_back(make_conv_data(c));
+    return all;
+  }();
+  return data;
+}
+
+// Runs `choice` (or, with pretransformed, conv2d_winograd on weights from winograd_transform_filter) on one
+// case and checks every output against the reference. Returns false when the choice does not apply.
+inline bool check_conv2d(const Device& device, const ConvData& x, const Conv2dChoice& choice,
+                         bool pretransformed = false) {
+  Conv2dDesc d = x.d;
+  if (!conv2d_supports(device, d, choice)) return false;
+  SCOPED_TRACE(describe(d) + " " + choice.config + (pretransformed ? " (pretransformed)" : ""));
+  Queue q(device);
+  Buffer<float> input(device, std::int64_t(x.input.size())), filter(device, std::int64_t(x.filter.size()));
+  Buffer<float> output(device, std::int64_t(x.want.size()) + 1);   // one extra element: must stay NaN
+  input.upload(q, x.input);
+  filter.upload(q, x.filter);
+  q.fill(output.data(), poison<float>, output.size());
+  Buffer<float> bias;
+  if (!x.bias.empty()) {
+    bias = Buffer<float>(device, std::int64_t(x.bias.size()));
+    bias.upload(q, x.bias);
+    d.bias = bias.data();
+  }
+  if (pretransformed) {
+    const int tile = choice.config == "winograd/f2" ? 2 : 4;
+    const WinogradFilter w = winograd_transform_filter(q, d.in_c, d.out_c, filter.data(), tile);
+    conv2d_winograd(q, d, input.data(), w, output.data());
+  } else {
+    conv2d(q, d, input.data(), filter.data(), output.data(), choice);
+  }
+  const auto got = output.download(q);
+  const double eps = std::numeric_limits<float>::epsilon() / 2;
+  const bool winograd = choice.algorithm == "winograd" || choice.config.starts_with("winograd/");
+  const auto& wmag = choice.config == "winograd/f2" ? x.winograd2 : x.winograd4;
+  const double terms = double(d.window_h * d.window_w * d.in_c + 2);
+  for (std::size_t i = 0; i < x.want.size(); ++i) {
+    double bound = 2 * eps * terms * x.magnitude[i];
+    if (winograd) {
+      const double e = choice.config == "winograd/f2" ? 8 : 16;
+      bound = 2 * (2 * eps * (double(d.in_c) + e) * wmag[i] + 2 * eps * x.magnitude[i]);
+    }
+    bound += 1e-30;
+    if (!(std::abs(double(got[i]) - x.want[i]) <= bound)) {
+      ADD_FAILURE() << "output " << i << " (pixel " << i / std::size_t(d.out_c) << ", channel " << i % std::size_t(d.out_c)
+                    << "): got " << got[i] << " want " << x.want[i] << " bound " << bound;
+      return true;
+    }
+  }
+  EXPECT_TRUE(std::isnan(got.back())) << "wrote past the output";
+  return true;
+}
+
+// Runs a choice over every case it applies to; fails when it applies to none.
+inline void check_all_cases(const Device& device, const Conv2dChoice& choice, bool pretransformed = false) {
+  int applied = 0;
+  for (const auto& x : conv_data()) applied += check_conv2d(device, x, choice, pretransformed);
+  EXPECT_GT(applied, 0) << choice.config << " applies to no test case";
+}
+
+// ---- pooling ----
+
+inline std::vector<Pool2dDesc> pool_cases() {
+  auto p = [](std::int64_t n, std::int64_t h, std::int64_t w, std::int64_t c, std::int64_t wh, std::int64_t ww,
+              std::int64_t sh, std::int64_t sw, std::array<std::int64_t, 4> pad) {
+    Pool2dDesc d;
+    d.batch = n, d.in_h = h, d.in_w = w, d.channels = c, d.window_h = wh, d.window_w = ww, d.stride_h = sh,
+    d.stride_w = sw, d.pad_top = pad[0], d.pad_bottom = pad[1], d.pad_left = pad[2], d.pad_right = pad[3];
+    return d;
+  };
+  return {p(1, 8, 8, 3, 2, 2, 2, 2, {0, 0, 0, 0}), p(2, 9, 11, 70, 3, 3, 2, 2, {1, 1, 1, 1}),
+          p(1, 7, 6, 5, 3, 3, 1, 1, {1, 1, 1, 1}), p(3, 5, 9, 130, 2, 3, 1, 2, {1, 0, 0, 2}),
+          p(1, 13, 13, 1, 5, 5, 3, 3, {2, 2, 2, 2})};
+}
+
+inline void check_pool(const Device& device, const Pool2dDesc& desc, bool max) {
+  const Pool2dDesc d = pool2d_complete(desc);
+  SCOPED_TRACE(std::string(max ? "max" : "avg") + " pool " + std::to_string(d.in_h) + "x" + std::to_string(d.in_w) +
+               "x" + std::to_string(d.channels) + " window " + std::to_string(d.window_h) + "x" +
+               std::to_string(d.window_w));
+  const auto in = random_vector<float>(std::size_t(d.batch * d.in_h * d.in_w * d.channels), 31);
+  const std::size_t outputs = std::size_t(d.batch * d.out_h * d.out_w * d.channels);
+  Queue q(device);
+  Buffer<float> input(device, std::int64_t(in.size())), output(device, std::int64_t(outputs) + 1);
+  input.upload(q, in);
+  q.fill(output.data(), poison<float>, output.size());
+  if (max) max_pool2d(q, d, input.data(), output.data());
+  else avg_pool2d(q, d, input.data(), output.data());
+  const auto got = output.download(q);
+  for (std::int64_t n = 0; n < d.batch; ++n)
+    for (std::int64_t oy = 0; oy < d.out_h; ++oy)
+      for (std::int64_t ox = 0; ox < d.out_w; ++ox)
+        for (std::int64_t c = 0; c < d.channels; ++c) {
+          double acc = max ? -1e300 : 0.0;
+          int count = 0;
+          for (std::int64_t r = 0; r < d.window_h; ++r)
+            for (std::int64_t s = 0; s < d.window_w; ++s) {
+              const std::int64_t y = oy * d.stride_h + r - d.pad_top, x = ox * d.stride_w + s - d.pad_left;
+              if (y < 0 || y >= d.in_h || x < 0 || x >= d.in_w) continue;
+              const double v = in[std::size_t(((n * d.in_h + y) * d.in_w + x) * d.channels + c)];
+              acc = max ? std::max(acc, v) : acc + v;
+              ++count;
+            }
+          if (!max) acc /= count;
+          const std::size_t at = std::size_t(((n * d.out_h + oy) * d.out_w + ox) * d.channels + c);
+          ASSERT_NEAR(got[at], acc, 1e-6 * (1 + std::abs(acc)) * (max ? 0 : count)) << "at " << at;
+        }
+  EXPECT_TRUE(std::isnan(got.back())) << "wrote past the output";
+}
+
+}  // namespace portkern::testing

@@ -1,0 +1,54 @@
+// The convolution and pooling on a GPU: every algorithm and every instantiated configuration against the
+// float64 reference (the CPU tests' test bed), pre-transformed Winograd weights, pooling, wrong-device memory.
+#include "conv2d_cases.hpp"
+
+namespace portkern::testing {
+namespace {
+
+std::string config_name(const ::testing::TestParamInfo<Conv2dChoice>& info) {
+  std::string name = info.param.config;
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+class Conv2dCuda : public ::testing::TestWithParam<Conv2dChoice> {};
+
+TEST_P(Conv2dCuda, MatchesReference) {
+  PORTKERN_REQUIRE_GPU();
+  check_all_cases(Device::cuda(0), GetParam());
+}
+
+// Listed without a GPU too, so that the tests exist and report as skipped.
+INSTANTIATE_TEST_SUITE_P(Instantiated, Conv2dCuda, ::testing::ValuesIn(conv2d_space(Device::cpu())), config_name);
+
+TEST(Conv2dCudaApi, RuleChoosesWithoutForce) {
+  PORTKERN_REQUIRE_GPU();
+  check_all_cases(Device::cuda(0), {});
+}
+
+TEST(Conv2dCudaApi, WinogradWithPretransformedFilter) {
+  PORTKERN_REQUIRE_GPU();
+  check_all_cases(Device::cuda(0), {"winograd", "winograd/f2"}, true);
+  check_all_cases(Device::cuda(0), {"winograd", "winograd/f4"}, true);
+}
+
+TEST(Pool2dCuda, MaxAndAverageMatchReference) {
+  PORTKERN_REQUIRE_GPU();
+  for (const auto& d : pool_cases()) {
+    check_pool(Device::cuda(0), d, true);
+    check_pool(Device::cuda(0), d, false);
+  }
+}
+
+TEST(Conv2dCudaApi, WrongDeviceMemoryIsAnError) {
+  PORTKERN_REQUIRE_GPU();
+  Queue gpu(Device::cuda(0));
+  Buffer<float> in(gpu.device(), 512), f(gpu.device(), 512);
+  std::vector<float> host(512, 1);
+  const Conv2dDesc d = conv_desc(1, 6, 6, 2, 2, 3, 3, 1, 1, {1, 1, 1, 1});
+  EXPECT_PORTKERN_ERROR(conv2d(gpu, d, in.data(), f.data(), host.data()), "argument output is host memory");
+}
+
+}  // namespace
+}  // namespace portkern::testing

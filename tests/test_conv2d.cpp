@@ -1,0 +1,134 @@
+// The convolution and pooling on the CPU: every algorithm and every instantiated configuration against the
+// float64 reference (conv2d_cases.hpp), the rule's choice, pre-transformed Winograd weights, pooling, and
+// the descriptor and pointer checks.
+#include "conv2d_cases.hpp"
+
+namespace portkern::testing {
+namespace {
+
+std::string config_name(const ::testing::TestParamInfo<Conv2dChoice>& info) {
+  std::string name = info.param.config;
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+class Conv2dCpu : public ::testing::TestWithParam<Conv2dChoice> {};
+
+TEST_P(Conv2dCpu, MatchesReference) { check_all_cases(Device::cpu(), GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Instantiated, Conv2dCpu, ::testing::ValuesIn(conv2d_space(Device::cpu())), config_name);
+
+TEST(Conv2dCpuApi, RuleChoosesWithoutForce) { check_all_cases(Device::cpu(), {}); }
+
+TEST(Conv2dCpuApi, AlgorithmAloneTakesItsDefaultConfig) {
+  for (const char* algorithm : {"direct", "tiled", "im2col", "gemm_1x1", "winograd"})
+    check_all_cases(Device::cpu(), {algorithm, ""});
+}
+
+TEST(Conv2dCpuApi, WinogradWithPretransformedFilter) {
+  check_all_cases(Device::cpu(), {"winograd", "winograd/f2"}, true);
+  check_all_cases(Device::cpu(), {"winograd", "winograd/f4"}, true);
+}
+
+TEST(Conv2dCpuApi, RuleFollowsTheShape) {
+  const Device cpu = Device::cpu();
+  EXPECT_EQ(conv2d_select(cpu, conv_desc(1, 56, 56, 64, 256, 1, 1, 1, 1, {0, 0, 0, 0})).algorithm, "gemm_1x1");
+  EXPECT_EQ(conv2d_select(cpu, conv_desc(1, 56, 56, 64, 64, 3, 3, 1, 1, {1, 1, 1, 1})).algorithm, "winograd");
+  EXPECT_EQ(conv2d_select(cpu, conv_desc(1, 56, 56, 64, 64, 3, 3, 2, 2, {1, 1, 1, 1})).algorithm, "im2col");
+  EXPECT_EQ(conv2d_select(cpu, conv_desc(1, 56, 56, 64, 64, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2)).algorithm, "direct");
+}
+
+TEST(Conv2dCpuApi, SameAndValidPadding) {
+  const Conv2dDesc same = conv2d_complete(with_padding(conv_desc(1, 10, 9, 1, 1, 3, 4, 2, 2, {0, 0, 0, 0}), Padding::same));
+  EXPECT_EQ(same.out_h, 5);
+  EXPECT_EQ(same.out_w, 5);
+  EXPECT_EQ(same.pad_top + same.pad_bottom, 1);   // (5-1)*2 + 3 - 10
+  EXPECT_EQ(same.pad_left, 1);                    // (5-1)*2 + 4 - 9 = 3: 1 left, 2 right
+  EXPECT_EQ(same.pad_right, 2);
+  const Conv2dDesc valid = conv2d_complete(with_padding(conv_desc(1, 10, 9, 1, 1, 3, 4, 2, 2, {1, 1, 1, 1}), Padding::valid));
+  EXPECT_EQ(valid.pad_top + valid.pad_bottom + valid.pad_left + valid.pad_right, 0);
+  EXPECT_EQ(valid.out_h, 4);
+  EXPECT_EQ(valid.out_w, 3);
+}
+
+TEST(Conv2dCpuApi, BadDescriptorsAreErrors) {
+  Queue q;
+  std::vector<float> in(4096, 1), f(4096, 1), out(4096, 1);
+  auto call = [&](Conv2dDesc d, Conv2dChoice c = {}) { conv2d(q, d, in.data(), f.data(), out.data(), c); };
+  Conv2dDesc d = conv_desc(1, 6, 6, 2, 2, 3, 3, 1, 1, {1, 1, 0, 0});
+  d.out_h = 5;
+  EXPECT_PORTKERN_ERROR(call(d), "portkern::conv2d: argument desc.out_h = 5 must be (in_h + pad_top + pad_bottom - "
+                                 "dilation_h*(window_h-1) - 1)/stride_h + 1 = 6");
+  d.out_h = 0;
+  d.out_w = 7;
+  EXPECT_PORTKERN_ERROR(call(d), "argument desc.out_w = 7 must be (in_w + pad_left + pad_right - dilation_w*(window_w-1) - 1)/stride_w + 1 = 4");
+  EXPECT_PORTKERN_ERROR(call(conv_desc(1, 6, 6, 0, 2, 3, 3, 1, 1, {0, 0, 0, 0})), "argument desc.in_c = 0 must be >= 1");
+  EXPECT_PORTKERN_ERROR(call(conv_desc(1, 6, 6, 2, 0, 3, 3, 1, 1, {0, 0, 0, 0})), "argument desc.out_c = 0 must be >= 1");
+  EXPECT_PORTKERN_ERROR(call(conv_desc(0, 6, 6, 2, 2, 3, 3, 1, 1, {0, 0, 0, 0})), "argument desc.batch = 0 must be >= 1");
+  EXPECT_PORTKERN_ERROR(call(conv_desc(1, 4, 6, 2, 2, 7, 3, 1, 1, {1, 1, 0, 0})),
+                        "argument desc.window_h = 7 must be such that dilation_h*(window_h-1) + 1 = 7 <= in_h + pad_top + pad_bottom = 6");
+  EXPECT_PORTKERN_ERROR(call(conv_desc(1, 6, 6, 2, 2, 3, 3, 1, 1, {0, 0, 0, 0}, 3, 1)),
+                        "argument desc.window_h = 3 must be such that dilation_h*(window_h-1) + 1 = 7 <= in_h");
+  EXPECT_PORTKERN_ERROR(call(conv_desc(1, 6, 6, 2, 2, 3, 3, 0, 1, {0, 0, 0, 0})), "argument desc.stride_h = 0 must be >= 1");
+  EXPECT_PORTKERN_ERROR(call(conv_desc(1, 6, 6, 2, 2, 3, 3, 1, 1, {0, 0, -1, 0})), "argument desc.pad_left = -1 must be >= 0");
+  EXPECT_PORTKERN_ERROR(call(conv_desc(1, 6, 6, 2, 2, 3, 3, 1, 1, {0, 0, 0, 0}, 1, 0)), "argument desc.dilation_w = 0 must be >= 1");
+  // Choices that do not fit the descriptor.
+  const Conv2dDesc five = conv_desc(1, 8, 8, 2, 2, 5, 5, 1, 1, {0, 0, 0, 0});
+  EXPECT_PORTKERN_ERROR(call(five, {"winograd", ""}), "cannot use 'winograd/f4' for this descriptor: winograd needs a 3x3 window");
+  EXPECT_PORTKERN_ERROR(call(five, {"gemm_1x1", ""}), "gemm_1x1 needs a 1x1 window");
+  EXPECT_PORTKERN_ERROR(call(conv_desc(1, 8, 8, 2, 2, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2), {"im2col", ""}),
+                        "dilation > 1 takes the direct path only");
+  EXPECT_PORTKERN_ERROR(call(five, {"", "tiled/t3x3_c1_k1"}), "not instantiated");
+  EXPECT_PORTKERN_ERROR(call(five, {"fft", ""}), "unknown algorithm");
+}
+
+TEST(Conv2dCpuApi, NullPointersAreErrors) {
+  Queue q;
+  std::vector<float> in(512, 1), f(512, 1), out(512, 1);
+  const Conv2dDesc d = conv_desc(1, 6, 6, 2, 2, 3, 3, 1, 1, {1, 1, 1, 1});
+  EXPECT_PORTKERN_ERROR(conv2d(q, d, nullptr, f.data(), out.data()), "argument input = nullptr");
+  EXPECT_PORTKERN_ERROR(conv2d(q, d, in.data(), nullptr, out.data()), "argument filter = nullptr");
+  EXPECT_PORTKERN_ERROR(conv2d(q, d, in.data(), f.data(), nullptr), "argument output = nullptr");
+  EXPECT_PORTKERN_ERROR(winograd_transform_filter(q, 2, 2, f.data(), 3), "argument tile = 3 must be 2");
+  const WinogradFilter w = winograd_transform_filter(q, 2, 3, f.data(), 2);
+  EXPECT_PORTKERN_ERROR(conv2d_winograd(q, d, in.data(), w, out.data()), "argument filter.out_c() = 3 must be desc.out_c = 2");
+  EXPECT_PORTKERN_ERROR(conv2d_winograd(q, conv_desc(1, 6, 6, 2, 3, 3, 3, 2, 2, {1, 1, 1, 1}), in.data(), w, out.data()),
+                        "winograd needs stride 1");
+}
+
+TEST(Conv2dCpuApi, SpaceIsEnumerableWithStableNames) {
+  const auto all = conv2d_space(Device::cpu(), false);
+  EXPECT_EQ(std::count_if(all.begin(), all.end(), [](const Conv2dChoice& c) { return c.algorithm == "tiled"; }), 81);
+  for (const auto& c : conv2d_space(Device::cpu())) {
+    EXPECT_TRUE(c.config.starts_with(c.algorithm + "/")) << c.config;
+    EXPECT_NE(std::find(all.begin(), all.end(), c), all.end()) << c.config;
+  }
+}
+
+TEST(Pool2dCpu, MaxMatchesReference) {
+  for (const auto& d : pool_cases()) check_pool(Device::cpu(), d, true);
+}
+TEST(Pool2dCpu, AverageCountsOnlyInBoundsElements) {
+  for (const auto& d : pool_cases()) check_pool(Device::cpu(), d, false);
+}
+
+TEST(Pool2dCpu, BadDescriptorsAreErrors) {
+  Queue q;
+  std::vector<float> in(1024, 1), out(1024, 1);
+  Pool2dDesc d;
+  d.in_h = d.in_w = 8, d.channels = 3;
+  d.pad_top = 2;
+  EXPECT_PORTKERN_ERROR(max_pool2d(q, d, in.data(), out.data()), "portkern::pool2d: argument desc.pad_top = 2 must be >= 0 and < window_h = 2");
+  d.pad_top = 0;
+  d.out_w = 3;
+  EXPECT_PORTKERN_ERROR(avg_pool2d(q, d, in.data(), out.data()), "argument desc.out_w = 3 must be (in_w + pad_left + pad_right - window_w)/stride_w + 1 = 4");
+  d.out_w = 0;
+  d.channels = 0;
+  EXPECT_PORTKERN_ERROR(avg_pool2d(q, d, in.data(), out.data()), "argument desc.channels = 0 must be >= 1");
+  d.channels = 3;
+  EXPECT_PORTKERN_ERROR(max_pool2d(q, d, nullptr, out.data()), "argument input = nullptr");
+}
+
+}  // namespace
+}  // namespace portkern::testing

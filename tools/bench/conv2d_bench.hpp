@@ -1,0 +1,41 @@
+// `portkern bench conv2d`: every applicable convolution algorithm of portkern next to the vendor library
+// (oneDNN on the CPU, cuDNN on a GPU) on the same data in the same run, per layer of a network's shape file
+// (data/shapes/conv_<net>.csv): GFLOP/s of each algorithm, the rule's pick, the vendor, their ratio, and the
+// maximum relative error against float64. FLOPs = 2 * batch * out_h * out_w * out_k * in_c * window^2.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "portkern/dnn.hpp"
+
+namespace portkern::bench {
+
+struct ConvLayer {
+  std::string name;
+  std::int64_t window, stride, in_h, in_w, in_c, out_h, out_w, out_k;
+};
+
+// Reads a shapes CSV (layer,window,stride,in_h,in_w,in_c,out_h,out_w,out_k).
+std::vector<ConvLayer> read_conv_layers(const std::string& path);
+
+// The layer as a descriptor: padding 0 where (in - window)/stride + 1 == out, else (window - 1)/2.
+Conv2dDesc layer_desc(const ConvLayer& layer, std::int64_t batch);
+
+struct Conv2dBenchOptions {
+  std::string net = "vgg16";        // vgg16 or resnet50 (data/shapes/conv_<net>.csv), or a CSV path
+  std::int64_t batch = 1;
+  std::vector<std::string> algorithms;   // empty: every applicable one
+  int threads = 0;
+  bool quick = true;
+};
+
+// {"device": ..., "net": ..., "rows": [{"op": "conv2d", "layer", "batch", "window", "stride", "in_h", "in_w",
+//   "in_c", "out_h", "out_w", "out_k", "pad", "algorithms": {name: {"config", "gflops", "max_rel_error"}},
+//   "algorithm", "config", "gflops", "max_rel_error", "refs", "ref_library", "ref_impl", "ref_gflops",
+//   "ratio"}]}; the row's algorithm is the rule's pick.
+nlohmann::json bench_conv2d(const Device& device, const Conv2dBenchOptions& options);
+void print_conv2d(const nlohmann::json& result);
+
+}  // namespace portkern::bench
