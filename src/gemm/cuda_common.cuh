@@ -14,16 +14,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "portkern/runtime/cuda_check.hpp"
+
 namespace portkern::gemm_impl::cuda_native::detail {
 
-// The single place where a CUDA failure becomes a C++ exception (to be swapped for portkern::Error).
-[[noreturn]] inline void throw_cuda_error(cudaError_t e, const char* what) {
-  throw std::runtime_error(std::string("portkern::gemm_impl::cuda_native: ") + what + ": " + cudaGetErrorName(e) +
-                           ": " + cudaGetErrorString(e));
-}
-inline void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw_cuda_error(e, what);
-}
+// Every CUDA call and launch of the family is checked through the runtime's one check (portkern::Error).
+inline void check(cudaError_t e, const char* what) { ::portkern::detail::cuda_check(e, "portkern::gemm (cuda_native)", what); }
 inline void check_launch(const char* what) { check(cudaGetLastError(), what); }
 
 // Everything a GEMM kernel needs, passed by value (lives in the constant bank).

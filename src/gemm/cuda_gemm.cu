@@ -174,7 +174,7 @@ int pick(Family f, bool is_double, std::int64_t m, std::int64_t n, std::int64_t 
 void check_args(bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t lda,
                 std::int64_t ldb, std::int64_t ldc, std::int64_t batch) {
   auto bad = [](const char* what) {
-    throw std::runtime_error(std::string("portkern::gemm_impl::cuda_native::run: invalid argument: ") + what);
+    fail("portkern::gemm (cuda_native)", std::string("invalid argument: ") + what);
   };
   if (m < 0 || n < 0 || k < 0 || batch < 0) bad("negative size");
   const std::int64_t ra = ta ? k : m, rb = tb ? n : k;
@@ -227,7 +227,7 @@ void run_variant(int i, int splits, void* stream, bool ta, bool tb, std::int64_t
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
   GemmArgs<T> args;
   if (!prepare<T>(s, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch, args)) return;
-  if (i < 0 || i >= variant_count(sizeof(T) == 8)) throw std::runtime_error("run_variant: bad variant index");
+  if (i < 0 || i >= variant_count(sizeof(T) == 8)) fail("portkern::gemm (cuda_native)", "run_variant: bad variant index");
   dispatch<T>(i, splits, s, ta, tb, args);
 }
 

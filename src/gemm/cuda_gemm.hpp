@@ -3,7 +3,7 @@
 //
 // For each of `batch` problems (pointers offset by i*stride_a/b/c): C = alpha * op(A) * op(B) + beta * C,
 // op(A) m x k, op(B) k x n, column-major, lda >= rows of the stored A (m, or k when trans_a), likewise ldb, and
-// ldc >= m. beta == 0: C is not read. alpha == 0 or k == 0: C = beta * C. Errors throw std::runtime_error.
+// ldc >= m. beta == 0: C is not read. alpha == 0 or k == 0: C = beta * C. Errors throw portkern::Error.
 #pragma once
 
 #include <cstdint>

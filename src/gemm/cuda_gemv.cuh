@@ -57,7 +57,7 @@ inline void launch_gemv_m1(cudaStream_t s, bool ta, const GemmArgs<T>& args) {
           (args.batch == 1 || args.sa % 4 == 0);
   }
   const std::int64_t blocks = (args.n + WARPS - 1) / WARPS;
-  if (blocks > 0x7fffffffLL) throw std::runtime_error("portkern::gemm_impl::cuda_native: problem too large for grid");
+  if (blocks > 0x7fffffffLL) fail("portkern::gemm (cuda_native)", "problem too large for the grid");
   for (std::int64_t b0 = 0; b0 < args.batch; b0 += 65535) {
     GemmArgs<T> a = args;
     a.batch = (args.batch - b0) < 65535 ? (args.batch - b0) : 65535;

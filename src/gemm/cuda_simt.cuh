@@ -263,7 +263,7 @@ template <class T, class Cfg, bool TA, bool TB, bool VA, bool VB>
 inline void launch_simt_inst(cudaStream_t s, const GemmArgs<T>& args) {
   const std::int64_t ntm = (args.m + Cfg::BM - 1) / Cfg::BM, ntn = (args.n + Cfg::BN - 1) / Cfg::BN;
   const std::int64_t tiles = ntm * ntn;
-  if (tiles > 0x7fffffffLL) throw std::runtime_error("portkern::gemm_impl::cuda_native: problem too large for grid");
+  if (tiles > 0x7fffffffLL) fail("portkern::gemm (cuda_native)", "problem too large for the grid");
   // A looping z inside the kernel cost ~50 registers: chunk the batch on the host instead.
   const std::int64_t chunk = 65535 / args.splits;
   for (std::int64_t b0 = 0; b0 < args.batch; b0 += chunk) {

@@ -319,7 +319,7 @@ inline void launch_tf32x3_inst(cudaStream_t s, const GemmArgs<float>& args) {
   }
   const std::int64_t ntm = (args.m + Cfg::BM - 1) / Cfg::BM, ntn = (args.n + Cfg::BN - 1) / Cfg::BN;
   const std::int64_t tiles = ntm * ntn;
-  if (tiles > 0x7fffffffLL) throw std::runtime_error("portkern::gemm_impl::cuda_native: problem too large for grid");
+  if (tiles > 0x7fffffffLL) fail("portkern::gemm (cuda_native)", "problem too large for the grid");
   const std::int64_t chunk = 65535 / args.splits;
   for (std::int64_t b0 = 0; b0 < args.batch; b0 += chunk) {
     GemmArgs<float> a = args;

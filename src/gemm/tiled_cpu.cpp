@@ -2,6 +2,7 @@
 #include <type_traits>
 
 #include "gemm/deployment.hpp"
+#include "gemm/ladder.hpp"
 #include "gemm/tiled_runner.hpp"
 #if PORTKERN_TUNING
 #include "gemm/tiled_tuning.hpp"
@@ -18,6 +19,13 @@ void run_tiled_cpu(const Queue& queue, std::string_view config, bool trans_a, bo
     });
   });
   if (found) return;
+  if constexpr (std::is_same_v<T, float>) {   // the optimisation ladder's steps (float, no transposes)
+    if (!trans_a && !trans_b && with_tiled_config<ladder_configs>(config, [&]<TiledConfig P>() {
+          const GemmTiled<P, float, false, false> kernel{args};
+          kernel::cpu::launch(queue, kernel.groups(args), kernel);
+        }))
+      return;
+  }
 #if PORTKERN_TUNING
   if constexpr (std::is_same_v<T, float>)
     if (!trans_a && !trans_b && tuning::run_tiled_cpu(config, queue, args)) return;

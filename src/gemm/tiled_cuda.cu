@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "gemm/deployment.hpp"
+#include "gemm/ladder.hpp"
 #include "gemm/tiled_runner.hpp"
 #if PORTKERN_TUNING
 #include "gemm/tiled_tuning.hpp"
@@ -24,6 +25,14 @@ void run_tiled_cuda(const Queue& queue, std::string_view config, bool trans_a, b
     }
   });
   if (found) return;
+  if constexpr (std::is_same_v<T, float>) {   // the optimisation ladder's steps (float, no transposes)
+    if (!trans_a && !trans_b && with_tiled_config<ladder_configs>(config, [&]<TiledConfig P>() {
+          static_assert(tiled_local_bytes<float>(P) <= 48 * 1024, "a ladder step must fit static shared memory");
+          const GemmTiled<P, float, false, false> kernel{args};
+          kernel::cuda::launch(queue, kernel.groups(args), kernel);
+        }))
+      return;
+  }
 #if PORTKERN_TUNING
   if constexpr (std::is_same_v<T, float>)
     if (!trans_a && !trans_b && tuning::run_tiled_cuda(config, queue, args)) return;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 
 namespace portkern::bench {
@@ -14,8 +15,11 @@ void Table::print(std::ostream& out) const {
     for (const auto& row : rows_)
       if (c < row.size()) width[c] = std::max(width[c], row[c].size());
   }
-  auto is_number = [](const std::string& s) {
-    return !s.empty() && (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-' || s[0] == '.');
+  auto is_number = [](const std::string& s) {   // "12.5", "-", "87%", "1.2e-07": right-aligned
+    if (s == "-") return true;
+    char* end = nullptr;
+    std::strtod(s.c_str(), &end);
+    return end != s.c_str() && (*end == '\0' || (*end == '%' && end[1] == '\0'));
   };
   auto line = [&](const std::vector<std::string>& cells) {
     for (std::size_t c = 0; c < headers_.size(); ++c) {

@@ -136,7 +136,7 @@ void tune_gemm(const Device& device, const TuneOptions& options) {
         call();
         timer.stop();
         const double once = timer.elapsed_ms();
-        if (once > 4 * time_ms) {
+        if (once > time_ms) {
           median_ms = once;
           reps = 1;
         } else {
@@ -149,7 +149,7 @@ void tune_gemm(const Device& device, const TuneOptions& options) {
         failure = e.what();
         q = Queue(device, options.threads);   // a failed launch may leave the queue in any state
       }
-      csv << device_class << ",sgemm," << family << ',' << config << ',' << s.m << ',' << s.n << ',' << s.k << ','
+      csv << device_class << ",gemm," << family << ',' << config << ',' << s.m << ',' << s.n << ',' << s.k << ','
           << s.batch << ',' << int(s.trans_a) << ',' << int(s.trans_b) << ',' << gflops << ','
           << (failure.empty() ? std::to_string(median_ms) : "") << ',' << reps << std::endl;
       progress.step(config + (failure.empty() ? "" : " (failed)"));

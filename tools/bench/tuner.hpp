@@ -1,7 +1,7 @@
 // `portkern tune gemm`: measures every configuration of a family on every shape (seed 001's data
 // collection) and appends long-format CSV rows
 //   device,op,family,config,m,n,k,batch,trans_a,trans_b,gflops,time_ms,reps
-// Resumable: rows already in the file are skipped, each row is flushed as soon as it is measured. A
+// (op "gemm": fp32, the precision the tuner measures.) Resumable: rows already in the file are skipped, each row is flushed as soon as it is measured. A
 // configuration that throws or computes a wrong result is recorded with gflops 0 and reps 0.
 #pragma once
 

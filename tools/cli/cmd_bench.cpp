@@ -3,6 +3,7 @@
 
 #include "bench/device_info.hpp"
 #include "bench/gemm_bench.hpp"
+#include "bench/ladder_bench.hpp"
 #include "bench/shapes.hpp"
 #include "bench/transpose_bench.hpp"
 #include "cli/commands.hpp"
@@ -34,7 +35,8 @@ void add_bench(CLI::App& app) {
   static int gemm_threads = 0;
   static bool use_double = false, gemm_full = false;
   gemm->add_option("--device", gemm_device, "cpu or cuda:N")->capture_default_str();
-  gemm->add_option("--set", set, "square, pow2, seed, nets, nets-quick")->capture_default_str();
+  gemm->add_option("--set", set, "square, pow2, seed, nets, nets-quick, or ladder (seed 002's optimisation ladder)")
+      ->capture_default_str();
   gemm->add_option("--shapes", shapes_file, "CSV with a header naming m,k,n,batch (instead of --set)");
   gemm->add_option("--family", family, "Report the best deployed configuration of this family (e.g. tiled)");
   gemm->add_option("--threads", gemm_threads, "CPU threads (0: all)");
@@ -44,6 +46,12 @@ void add_bench(CLI::App& app) {
   gemm->callback([] {
     const Device d = Device::parse(gemm_device);
     std::cout << bench::summary(d) << '\n';
+    if (set == "ladder" && shapes_file.empty()) {
+      const auto result = bench::bench_ladder(d, 1280, gemm_threads);   // seed 002's size
+      bench::print_ladder(result);
+      if (!gemm_json.empty()) write_json(gemm_json, result);
+      return;
+    }
     bench::GemmBenchOptions options;
     options.shapes = shapes_file.empty() ? bench::gemm_set(set, d) : bench::read_gemm_shapes(shapes_file);
     options.family = family;

@@ -173,7 +173,9 @@ def analyse_family(table: dataset.PerfTable, sp: evaluate.Split, out_dir: Path, 
         return Deployment(family, [table.configs[sel[0]]], None, "-", "all" if table.n_configs == 1 else "top_n",
                           "none", 1, score, score, np.full(table.n_shapes, sel[0], dtype=int),
                           np.full(table.n_shapes, sel[0], dtype=int))
-    ns = [n for n in range(opts.n_min, opts.n_max + 1) if n < table.n_configs] or [table.n_configs]
+    # N clusters need more training shapes than N (spectral clustering's embedding fails otherwise).
+    ns = [n for n in range(opts.n_min, opts.n_max + 1) if n < table.n_configs and n < len(sp.train)] \
+        or [min(table.n_configs, max(1, len(sp.train) - 1))]
     grid, selected = selection_grid(table, feats, sp, ns, opts)
     grid.to_csv(out_dir / "scores.csv", index=False, float_format="%.5f")
 

@@ -1,0 +1,32 @@
+// Seed 002's optimisation ladder of a GEMM kernel, as configurations of the portable `tiled` family: each
+// step makes one change to the previous one, and `portkern bench gemm --set ladder` measures every step
+// against the device's peak, on both back ends, ending with what the library itself picks ("tuned").
+// These configurations are instantiated for float, no transposes, whatever the deployment lists.
+#pragma once
+
+#include <array>
+#include <string_view>
+
+namespace portkern::gemm_impl {
+
+struct LadderStep {
+  std::string_view name, config, change;
+};
+
+inline constexpr std::array<LadderStep, 6> ladder_steps = {{
+    {"naive", "tiled/r1a1c1_wg16x16_global", "one output per item, operands straight from memory"},
+    {"multiple outputs", "tiled/r4a1c4_wg16x16_global", "4 x 4 outputs per item: each loaded value used 4 times"},
+    {"permuted", "tiled/r4a4c4_wg16x16_global", "k loop moved inside the item: 4 values of k per step, loads hoisted"},
+    {"local memory", "tiled/r4a1c4_wg16x16_local_k16_v1", "the group stages 64 x 16 tiles of A and B in local memory"},
+    {"bank-conflict-free", "tiled/r4a1c4_wg16x16_localdb_k16_v1",
+     "padded tiles, double-buffered: one barrier per k-tile"},
+    {"vectorised", "tiled/r8a1c8_wg16x16_localdb_k16_v4", "8 x 8 outputs per item, 16-byte cooperative loads"},
+}};
+
+inline constexpr std::array<std::string_view, ladder_steps.size()> ladder_configs = [] {
+  std::array<std::string_view, ladder_steps.size()> names{};
+  for (std::size_t i = 0; i < names.size(); ++i) names[i] = ladder_steps[i].config;
+  return names;
+}();
+
+}  // namespace portkern::gemm_impl
