@@ -6,8 +6,9 @@ PYTHON := $(VENV)/bin/python
 
 .PHONY: demo test build deps venv sanitize gpu-check clean
 
-demo: build
+demo: build venv
 	./build/portkern report --json build/report.json
+	$(PYTHON) tools/report/html_report.py build/report.json build/report
 
 test: build venv
 	ctest --preset default

@@ -1,12 +1,34 @@
 // portkern report [--full] [--json FILE]: the performance-portability report on every device present —
-// for now the kernel model's overhead (transpose); GEMM, convolution and the operators join it.
+// the kernel model's overhead (transpose), GEMM and 2-D convolution against the vendor libraries, and a
+// summary of geometric-mean ratios. Quick sizes by default (a few minutes on 2 cores); --full for the suites.
 #include <iostream>
 
+#include "bench/conv2d_bench.hpp"
 #include "bench/device_info.hpp"
+#include "bench/gemm_bench.hpp"
+#include "bench/shapes.hpp"
+#include "bench/table.hpp"
 #include "bench/transpose_bench.hpp"
 #include "cli/commands.hpp"
 
 namespace portkern::cli {
+
+namespace {
+
+// Quick: squares up to 1024 and the quick network set's shapes of at most 2 GFLOP; full: squares and all
+// 155 network shapes.
+std::vector<bench::GemmShape> report_gemm_shapes(const Device& d, bool full) {
+  auto shapes = bench::gemm_set("square", d);
+  auto nets = bench::gemm_set(full ? "nets" : "nets-quick", d);
+  if (!full) {
+    std::erase_if(shapes, [](const bench::GemmShape& s) { return s.m > 1024; });
+    std::erase_if(nets, [](const bench::GemmShape& s) { return 2.0 * s.m * s.n * s.k * s.batch > 2e9; });
+  }
+  shapes.insert(shapes.end(), nets.begin(), nets.end());
+  return shapes;
+}
+
+}  // namespace
 
 void add_report(CLI::App& app) {
   auto* cmd = app.add_subcommand("report", "Run the performance-portability report on every device");
@@ -18,14 +40,44 @@ void add_report(CLI::App& app) {
   cmd->add_option("--json", json, "Also write the report as JSON to this file");
   cmd->callback([] {
     nlohmann::json report = {{"devices", nlohmann::json::array()}};
+    bench::Table summary({"device", "part", "geomean ratio", "against", "rows"});
     for (const Device& d : devices()) {
       std::cout << "\n== " << bench::summary(d) << "\n\n-- kernel model overhead: tiled transpose, portable vs "
                 << (d.is_cpu() ? "plain OpenMP loop" : "hand-written CUDA") << '\n';
       nlohmann::json entry = {{"device", bench::describe(d, true)}};
       entry["transpose"] = bench::bench_transpose(d, {full, threads});
       bench::print_transpose(entry["transpose"]);
+      summary.add({d.name(), "transpose (portable/native)", bench::fixed(bench::geomean_ratio(entry["transpose"]), 3),
+                   "hand-written", std::to_string(entry["transpose"].size())});
+
+      std::cout << "\n-- GEMM fp32: the library's pick vs the best vendor library\n";
+      bench::GemmBenchOptions gemm;
+      gemm.shapes = report_gemm_shapes(d, full);
+      gemm.threads = threads;
+      gemm.quick = !full;
+      entry["gemm"] = bench::bench_gemm(d, gemm);
+      bench::print_gemm(entry["gemm"]);
+      summary.add({d.name(), "GEMM (library/vendor)", bench::fixed(bench::geomean_ratio(entry["gemm"]["rows"]), 3),
+                   d.is_cpu() ? "best of OpenBLAS, oneDNN" : "cuBLAS", std::to_string(entry["gemm"]["rows"].size())});
+
+      for (const std::string net : {"vgg16", "resnet50"}) {
+        std::cout << "\n-- conv2d fp32, " << net << " batch 1: the rule's pick vs "
+                  << (d.is_cpu() ? "oneDNN" : "cuDNN") << '\n';
+        bench::Conv2dBenchOptions conv;
+        conv.net = net;
+        conv.threads = threads;
+        conv.quick = !full;
+        if (!full) conv.algorithms = {"im2col", "gemm_1x1", "winograd"};   // the slow baselines only with --full
+        entry["conv2d_" + net] = bench::bench_conv2d(d, conv);
+        bench::print_conv2d(entry["conv2d_" + net]);
+        summary.add({d.name(), "conv2d " + net + " b1 (library/vendor)",
+                     bench::fixed(bench::geomean_ratio(entry["conv2d_" + net]["rows"]), 3),
+                     d.is_cpu() ? "oneDNN" : "cuDNN", std::to_string(entry["conv2d_" + net]["rows"].size())});
+      }
       report["devices"].push_back(entry);
     }
+    std::cout << "\n== summary (ratios > 1: portkern faster)\n";
+    summary.print(std::cout);
     if (!json.empty()) write_json(json, report);
   });
 }

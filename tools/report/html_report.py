@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Render `portkern report --json FILE` as an HTML page with one PNG chart per device and part.
+
+Usage: python3 tools/report/html_report.py build/report.json build/report/
+Writes DIR/index.html and DIR/<device>-<part>.png (ratios to the vendor per shape or layer, 1.0 marked).
+"""
+import html
+import json
+import math
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+PARTS = {  # report key -> (title, label of one row, what the ratio compares)
+    "transpose": ("Kernel model overhead: tiled transpose", lambda r: f"{r['rows']}x{r['cols']}", "portable / hand-written"),
+    "gemm": ("GEMM fp32", lambda r: f"{r['m']}x{r['n']}x{r['k']} b{r['batch']}", "portkern / best vendor"),
+    "conv2d_vgg16": ("conv2d VGG-16, batch 1", lambda r: r["layer"], "portkern / vendor"),
+    "conv2d_resnet50": ("conv2d ResNet-50, batch 1", lambda r: r["layer"], "portkern / vendor"),
+}
+
+
+def rows_of(entry, key):
+    part = entry.get(key)
+    if part is None:
+        return []
+    return part["rows"] if isinstance(part, dict) else part
+
+
+def geomean(values):
+    values = [v for v in values if v and v > 0]
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
+
+
+def chart(rows, label, title, ylabel, path):
+    ratios = [r.get("ratio") or 0 for r in rows]
+    fig, ax = plt.subplots(figsize=(max(6, 0.28 * len(rows) + 2), 3.6))
+    ax.bar(range(len(rows)), ratios, color=["#2a7" if x >= 1 else "#c44" for x in ratios])
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels([label(r) for r in rows], rotation=90, fontsize=7)
+    ax.set_ylabel(ylabel)
+    ax.set_title(f"{title}: geomean {geomean(ratios):.3f}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main():
+    report = json.load(open(sys.argv[1]))
+    out = Path(sys.argv[2])
+    out.mkdir(parents=True, exist_ok=True)
+    body = ["<h1>portkern performance-portability report</h1>",
+            "<p>Each ratio compares portkern with the vendor library measured in the same run on the same data "
+            "(&gt; 1: portkern faster).</p>"]
+    for entry in report["devices"]:
+        dev = entry["device"]
+        body.append(f"<h2>{html.escape(dev['device'])}: {html.escape(dev['name'])} ({html.escape(dev['arch'])})</h2>")
+        summary, charts = [], []
+        for key, (title, label, ylabel) in PARTS.items():
+            rows = rows_of(entry, key)
+            if not rows:
+                continue
+            png = f"{dev['device'].replace(':', '')}-{key}.png"
+            chart(rows, label, title, ylabel, out / png)
+            summary.append(f"<tr><td>{html.escape(title)}</td><td>{geomean([r.get('ratio') for r in rows]):.3f}</td>"
+                           f"<td>{len(rows)}</td></tr>")
+            charts.append(f"<h3>{html.escape(title)}</h3><img src='{png}' alt='{html.escape(title)}'>")
+        body.append("<table border=1 cellpadding=4><tr><th>part</th><th>geomean ratio</th><th>rows</th></tr>"
+                    + "".join(summary) + "</table>")
+        body.extend(charts)
+    (out / "index.html").write_text("<!doctype html><html><head><meta charset='utf-8'><title>portkern report</title>"
+                                    "</head><body style='font-family:sans-serif'>" + "\n".join(body) + "</body></html>")
+    print(f"wrote {out / 'index.html'}")
+
+
+if __name__ == "__main__":
+    main()
