@@ -6,14 +6,14 @@ PYTHON := $(VENV)/bin/python
 
 .PHONY: demo test build deps venv sanitize gpu-check clean
 
-demo: build venv
+demo: build
 	./build/portkern report --json build/report.json
 	$(PYTHON) tools/report/html_report.py build/report.json build/report
 
-test: build venv
+test: build
 	ctest --preset default
 
-build: deps
+build: deps venv   # venv first: CMake registers the tuning pipeline's tests when it exists
 	cmake --preset default
 	cmake --build --preset default -j $(JOBS)
 
