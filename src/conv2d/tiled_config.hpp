@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/config_names.hpp"
+
 namespace portkern::conv2d_impl {
 
 struct TiledConvConfig {
@@ -23,16 +25,10 @@ std::string name(const TiledConvConfig& config);
 std::vector<TiledConvConfig> tiled_conv_space();
 
 namespace detail {
+using config_names::parse_literal;
+// One of the space's widths (1, 2 or 4).
 constexpr bool parse_digit(std::string_view& s, int& value) {
-  if (s.empty() || s[0] < '0' || s[0] > '9') return false;
-  value = s[0] - '0';
-  s.remove_prefix(1);
-  return value == 1 || value == 2 || value == 4;
-}
-constexpr bool parse_literal(std::string_view& s, std::string_view literal) {
-  if (!s.starts_with(literal)) return false;
-  s.remove_prefix(literal.size());
-  return true;
+  return config_names::parse_int(s, value) && (value == 1 || value == 2 || value == 4);
 }
 }  // namespace detail
 

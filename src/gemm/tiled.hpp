@@ -19,26 +19,12 @@
 
 #include <cstdint>
 
+#include "gemm/args.hpp"
 #include "gemm/tiled_config.hpp"
 #include "portkern/kernel/model.hpp"
 #include "portkern/kernel/private_array.hpp"
 
 namespace portkern::gemm_impl {
-
-// The arguments of one strided-batched GEMM launch, as the kernels see them.
-template <class T>
-struct GemmArgs {
-  std::int64_t m, n, k;
-  T alpha;
-  const T* a;
-  std::int64_t lda, stride_a;
-  const T* b;
-  std::int64_t ldb, stride_b;
-  T beta;
-  T* c;
-  std::int64_t ldc, stride_c;
-  std::int64_t batch;
-};
 
 // Bytes of local memory a configuration needs (0 in global mode).
 template <class T>

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/config_names.hpp"
+
 namespace portkern::gemm_impl {
 
 enum class TiledMemory { global, local, local_db };
@@ -40,20 +42,8 @@ inline constexpr std::array<int, 4> tiled_tile_sizes = {1, 2, 4, 8};
 std::string name(const TiledConfig& config);
 
 namespace detail {
-constexpr bool parse_int(std::string_view& s, int& value) {
-  if (s.empty() || s[0] < '0' || s[0] > '9') return false;
-  value = 0;
-  while (!s.empty() && s[0] >= '0' && s[0] <= '9') {
-    value = value * 10 + (s[0] - '0');
-    s.remove_prefix(1);
-  }
-  return true;
-}
-constexpr bool parse_literal(std::string_view& s, std::string_view literal) {
-  if (!s.starts_with(literal)) return false;
-  s.remove_prefix(literal.size());
-  return true;
-}
+using config_names::parse_int;
+using config_names::parse_literal;
 }  // namespace detail
 
 // Parses a name made by name(); `ok` tells whether it was one. constexpr: deployments are parsed at compile time.

@@ -128,13 +128,8 @@ void print_gemm(const nlohmann::json& result) {
                                       std::string(r["trans_a"].get<bool>() ? "T" : "N") + (r["trans_b"].get<bool>() ? "T" : "N"),
                                       r["config"].get<std::string>(), fixed(r["gflops"].get<double>())};
     if (family_mode) cells.push_back(fixed(r["library"]["gflops"].get<double>()));
-    const bool has_ref = r["ref_library"].is_string();
-    cells.push_back(has_ref ? r["ref_library"].get<std::string>() : "-");
-    cells.push_back(has_ref ? fixed(r["ref_gflops"].get<double>()) : "-");
-    cells.push_back(has_ref ? fixed(r["ratio"].get<double>(), 3) : "-");
-    char err[32];
-    std::snprintf(err, sizeof err, "%.1e", r["max_rel_error"].get<double>());
-    cells.push_back(err);
+    const auto vendor = vendor_cells(r);
+    cells.insert(cells.end(), vendor.begin(), vendor.end());
     table.add(cells);
   }
   table.print(std::cout);

@@ -50,8 +50,9 @@ struct Operands {
 
   GemmOperands<T> set(int i) {
     i %= sets;
-    return {s.trans_a, s.trans_b, s.m, s.n, s.k, T(1), a.data() + i * size_a, lda, s.m * s.k,
-            b.data() + i * size_b, ldb, s.k * s.n, T(0), c.data() + i * size_c, ldc, s.m * s.n, s.batch};
+    return {{s.m, s.n, s.k, T(1), a.data() + i * size_a, lda, s.m * s.k, b.data() + i * size_b, ldb, s.k * s.n, T(0),
+             c.data() + i * size_c, ldc, s.m * s.n, s.batch},
+            s.trans_a, s.trans_b};
   }
 
   // Largest |C - ref| / sum_l |a_il b_lj| over 64 sampled entries of set 0's C (NaN: unwritten or wrong).

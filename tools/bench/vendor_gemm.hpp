@@ -6,23 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "gemm/args.hpp"
 #include "portkern/blas.hpp"
 
 namespace portkern::bench {
 
+// A GEMM's arguments and its transposes.
 template <class T>
-struct GemmOperands {
-  bool ta, tb;
-  std::int64_t m, n, k;
-  T alpha;
-  const T* a;
-  std::int64_t lda, stride_a;
-  const T* b;
-  std::int64_t ldb, stride_b;
-  T beta;
-  T* c;
-  std::int64_t ldc, stride_c;
-  std::int64_t batch;
+struct GemmOperands : gemm_impl::GemmArgs<T> {
+  bool ta = false, tb = false;
 };
 
 struct VendorGemm {
