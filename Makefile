@@ -27,7 +27,8 @@ $(VENV)/.installed: tools/tuning/requirements.txt | deps
 	$(PYTHON) -m pip install -q --disable-pip-version-check -r tools/tuning/requirements.txt
 	touch $@
 
-# AddressSanitizer + UndefinedBehaviorSanitizer over the CPU tests.
+# AddressSanitizer + UndefinedBehaviorSanitizer over the CPU tests (not the netlib BLAS programs: an
+# instrumented library cannot be LD_PRELOADed into an uninstrumented program).
 sanitize: deps
 	cmake --preset sanitize
 	cmake --build --preset sanitize -j $(JOBS)

@@ -1,9 +1,11 @@
 // Without the CUDA back end the GPU tests still build, and skip.
+#include "group_kernels.hpp"
 #include "model_kernels.hpp"
 #include "portkern/error.hpp"
 
 namespace portkern::testing {
 
 void run_model_check_cuda(Queue&, const kernel::Range&, int*) { fail("run_model_check_cuda", "no CUDA back end"); }
+void run_group_check_cuda(Queue&, const kernel::Range&, const GroupCheck&) { fail("run_group_check_cuda", "no CUDA back end"); }
 
 }  // namespace portkern::testing
