@@ -33,6 +33,16 @@ struct Im2col {
     float* dst = cols + (t - row_begin) * a.out_w * width + r * span;
     for (std::int64_t ox = 0; ox < a.out_w; ++ox) {
       const std::int64_t ix0 = ox * a.stride_w - a.pad_left;
+      // Interior windows (no padding, no dilation): the window row is one contiguous run of the input —
+      // a uniform branch to a plain copy, without the per-element division and bounds checks.
+      if (row_inside && a.dilation_w == 1 && ix0 >= 0 && ix0 + a.window_w <= a.in_w) {
+        const float* src = image_row + ix0 * a.in_c;
+        g.for_each_item([&](kernel::Item item) {
+          const std::int64_t j = j0 + item.x;
+          if (j < span) dst[ox * width + j] = src[j];
+        });
+        continue;
+      }
       g.for_each_item([&](kernel::Item item) {
         const std::int64_t j = j0 + item.x;
         if (j >= span) return;
