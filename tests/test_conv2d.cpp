@@ -6,18 +6,11 @@
 namespace portkern::testing {
 namespace {
 
-std::string config_name(const ::testing::TestParamInfo<Conv2dChoice>& info) {
-  std::string name = info.param.config;
-  for (char& ch : name)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return name;
-}
-
 class Conv2dCpu : public ::testing::TestWithParam<Conv2dChoice> {};
 
 TEST_P(Conv2dCpu, MatchesReference) { check_all_cases(Device::cpu(), GetParam()); }
 
-INSTANTIATE_TEST_SUITE_P(Instantiated, Conv2dCpu, ::testing::ValuesIn(conv2d_space(Device::cpu())), config_name);
+INSTANTIATE_TEST_SUITE_P(Instantiated, Conv2dCpu, ::testing::ValuesIn(conv2d_space(Device::cpu())), ConfigName());
 
 TEST(Conv2dCpuApi, RuleChoosesWithoutForce) { check_all_cases(Device::cpu(), {}); }
 

@@ -16,14 +16,7 @@ TEST_P(GemmCpu, DoubleMatchesReference) {
   for (const auto& c : gemm_cases()) check_gemm<double>(Device::cpu(), c, GetParam());
 }
 
-std::string config_name(const ::testing::TestParamInfo<GemmChoice>& info) {
-  std::string name = info.param.config;
-  for (char& ch : name)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return name;
-}
-
-INSTANTIATE_TEST_SUITE_P(Deployed, GemmCpu, ::testing::ValuesIn(deployed_choices(Device::cpu())), config_name);
+INSTANTIATE_TEST_SUITE_P(Deployed, GemmCpu, ::testing::ValuesIn(deployed_choices(Device::cpu())), ConfigName());
 
 TEST(GemmCpuApi, DeploymentChoosesWithoutForce) {
   check_gemm<float>(Device::cpu(), {false, true, 67, 45, 33, 1.0, 0.0, 2, 2}, {});

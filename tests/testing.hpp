@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -26,6 +27,18 @@ std::vector<T> random_vector(std::size_t count, unsigned seed) {
 
 template <class T>
 constexpr T poison = std::numeric_limits<T>::quiet_NaN();
+
+// A parameterised test's name from its choice's configuration ("tiled/r4a1c4_wg16x16_global" ->
+// "tiled_r4a1c4_wg16x16_global"): tests are named by configuration.
+struct ConfigName {
+  template <class Choice>
+  std::string operator()(const ::testing::TestParamInfo<Choice>& info) const {
+    std::string name = info.param.config;
+    for (char& ch : name)
+      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    return name;
+  }
+};
 
 }  // namespace portkern::testing
 

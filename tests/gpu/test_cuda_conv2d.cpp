@@ -5,13 +5,6 @@
 namespace portkern::testing {
 namespace {
 
-std::string config_name(const ::testing::TestParamInfo<Conv2dChoice>& info) {
-  std::string name = info.param.config;
-  for (char& ch : name)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return name;
-}
-
 class Conv2dCuda : public ::testing::TestWithParam<Conv2dChoice> {};
 
 TEST_P(Conv2dCuda, MatchesReference) {
@@ -20,7 +13,7 @@ TEST_P(Conv2dCuda, MatchesReference) {
 }
 
 // Listed without a GPU too, so that the tests exist and report as skipped.
-INSTANTIATE_TEST_SUITE_P(Instantiated, Conv2dCuda, ::testing::ValuesIn(conv2d_space(Device::cpu())), config_name);
+INSTANTIATE_TEST_SUITE_P(Instantiated, Conv2dCuda, ::testing::ValuesIn(conv2d_space(Device::cpu())), ConfigName());
 
 TEST(Conv2dCudaApi, RuleChoosesWithoutForce) {
   PORTKERN_REQUIRE_GPU();

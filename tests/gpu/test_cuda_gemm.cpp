@@ -16,13 +16,6 @@ TEST_P(GemmCuda, DoubleMatchesReference) {
   for (const auto& c : gemm_cases()) check_gemm<double>(Device::cuda(0), c, GetParam());
 }
 
-std::string config_name(const ::testing::TestParamInfo<GemmChoice>& info) {
-  std::string name = info.param.config;
-  for (char& ch : name)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return name;
-}
-
 // Listed without a GPU too (the deployment is compiled in), so that the tests exist and report as skipped.
 std::vector<GemmChoice> cuda_choices() {
   std::vector<GemmChoice> choices;
@@ -32,7 +25,7 @@ std::vector<GemmChoice> cuda_choices() {
   return choices;
 }
 
-INSTANTIATE_TEST_SUITE_P(Deployed, GemmCuda, ::testing::ValuesIn(cuda_choices()), config_name);
+INSTANTIATE_TEST_SUITE_P(Deployed, GemmCuda, ::testing::ValuesIn(cuda_choices()), ConfigName());
 
 TEST(GemmCudaApi, DeploymentChoosesWithoutForce) {
   PORTKERN_REQUIRE_GPU();
