@@ -1,8 +1,5 @@
 // The deployed `tiled` configurations, instantiated for the CPU.
-#include <type_traits>
-
 #include "gemm/deployment.hpp"
-#include "gemm/ladder.hpp"
 #include "gemm/tiled_runner.hpp"
 #if PORTKERN_TUNING
 #include "gemm/tiled_tuning.hpp"
@@ -13,24 +10,17 @@ namespace portkern::gemm_impl {
 
 template <class T>
 void run_tiled_cpu(const Queue& queue, std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args) {
-  const bool found = with_tiled_config<CpuDeployment::tiled>(config, [&]<TiledConfig P>() {
-    launch_tiled<P, T>(trans_a, trans_b, args, [&](const auto& kernel) {
-      kernel::cpu::launch(queue, kernel.groups(args), kernel);
-    });
-  });
-  if (found) return;
-  if constexpr (std::is_same_v<T, float>) {   // the optimisation ladder's steps (float, no transposes)
-    if (!trans_a && !trans_b && with_tiled_config<ladder_configs>(config, [&]<TiledConfig P>() {
-          const GemmTiled<P, float, false, false> kernel{args};
-          kernel::cpu::launch(queue, kernel.groups(args), kernel);
-        }))
-      return;
-  }
+  run_tiled<CpuDeployment>(
+      config, trans_a, trans_b, args,
+      [&](const auto& kernel) { kernel::cpu::launch(queue, kernel.groups(args), kernel); },
+      [&](std::string_view name, const auto& float_args) {
 #if PORTKERN_TUNING
-  if constexpr (std::is_same_v<T, float>)
-    if (!trans_a && !trans_b && tuning::run_tiled_cpu(config, queue, args)) return;
+        return tuning::run_tiled_cpu(name, queue, float_args);
+#else
+        (void)name, (void)float_args;
+        return false;
 #endif
-  tiled_config_missing(config, CpuDeployment::device_class);
+      });
 }
 
 template void run_tiled_cpu<float>(const Queue&, std::string_view, bool, bool, const GemmArgs<float>&);

@@ -5,8 +5,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
+#include "gemm/ladder.hpp"
 #include "gemm/tiled.hpp"
 #include "portkern/error.hpp"
 #include "portkern/runtime/queue.hpp"
@@ -34,15 +36,36 @@ void launch_tiled(bool trans_a, bool trans_b, const GemmArgs<T>& args, LaunchKer
   launch_kernel(GemmTiled<P, T, false, false>{args});
 }
 
-template <class T>
-void run_tiled_cpu(const Queue& queue, std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args);
-template <class T>
-void run_tiled_cuda(const Queue& queue, std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args);
-
 [[noreturn]] inline void tiled_config_missing(std::string_view config, std::string_view device_class) {
   fail("portkern::gemm", "configuration '" + std::string(config) + "' is not instantiated for " +
                              std::string(device_class) + " in this build (see deploy/" + std::string(device_class) +
                              "/gemm.hpp)");
 }
+
+// The lookup both back ends make: the deployment's configurations (every transpose combination), then —
+// for float without transposes — the optimisation ladder's steps and, in a tuning build, the whole space.
+// `launch_kernel(kernel)` launches one GemmTiled on the back end; `tuning(config, float_args)` is the
+// tuning build's lookup (false when it has no such configuration).
+template <class Deployment, class T, class LaunchKernel, class Tuning>
+void run_tiled(std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args,
+               LaunchKernel&& launch_kernel, Tuning&& tuning) {
+  if (with_tiled_config<Deployment::tiled>(
+          config, [&]<TiledConfig P>() { launch_tiled<P, T>(trans_a, trans_b, args, launch_kernel); }))
+    return;
+  if constexpr (std::is_same_v<T, float>) {
+    if (!trans_a && !trans_b) {
+      if (with_tiled_config<ladder_configs>(
+              config, [&]<TiledConfig P>() { launch_kernel(GemmTiled<P, float, false, false>{args}); }))
+        return;
+      if (tuning(config, args)) return;
+    }
+  }
+  tiled_config_missing(config, Deployment::device_class);
+}
+
+template <class T>
+void run_tiled_cpu(const Queue& queue, std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args);
+template <class T>
+void run_tiled_cuda(const Queue& queue, std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args);
 
 }  // namespace portkern::gemm_impl
