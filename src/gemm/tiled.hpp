@@ -38,6 +38,7 @@ template <TiledConfig P, class T, bool TransA, bool TransB>
 struct GemmTiled {
   static_assert(P.k_tile % P.a == 0, "the k-step must divide the local k-tile");
   static constexpr TiledConfig config = P;
+  static constexpr bool trans_a = TransA, trans_b = TransB;
   using group_shape = kernel::Shape<P.wg_m, P.wg_n>;
   static constexpr int BM = P.block_m(), BN = P.block_n(), KT = P.k_tile, size = P.group_size();
 

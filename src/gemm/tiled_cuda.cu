@@ -1,5 +1,7 @@
-// The deployed `tiled` configurations, instantiated for CUDA. A configuration whose local tiles exceed the
-// 48 KiB of static shared memory a block may declare is not instantiated: asking for it is an Error.
+// The deployed `tiled` configurations, instantiated for CUDA. A block may declare at most 48 KiB of static
+// shared memory: a configuration whose tiles exceed it in this precision (8 x 8 items of 8 x 8 in double,
+// double-buffered) runs with its K-tile halved until they fit, the same register tiling and group shape;
+// one that cannot fit even so is an Error.
 #include <type_traits>
 
 #include "gemm/deployment.hpp"
@@ -11,17 +13,29 @@
 
 namespace portkern::gemm_impl {
 
+inline constexpr std::int64_t static_shared_limit = 48 * 1024;
+
+template <class T>
+constexpr TiledConfig fit_static_shared(TiledConfig p) {
+  while (tiled_local_bytes<T>(p) > static_shared_limit && p.k_tile / 2 >= p.a && (p.k_tile / 2) % p.a == 0)
+    p.k_tile /= 2;
+  return p;
+}
+
 template <class T>
 void run_tiled_cuda(const Queue& queue, std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args) {
   run_tiled<CudaDeployment>(
       config, trans_a, trans_b, args,
-      [&](const auto& kernel) {
-        constexpr std::int64_t bytes = tiled_local_bytes<T>(std::decay_t<decltype(kernel)>::config);
-        if constexpr (bytes <= 48 * 1024)
-          kernel::cuda::launch(queue, kernel.groups(args), kernel);
-        else
-          fail("portkern::gemm", "configuration '" + std::string(config) + "' needs " + std::to_string(bytes) +
+      [&]<class Kernel>(const Kernel& kernel) {
+        constexpr TiledConfig fitted = fit_static_shared<T>(Kernel::config);
+        if constexpr (tiled_local_bytes<T>(fitted) <= static_shared_limit) {
+          const GemmTiled<fitted, T, Kernel::trans_a, Kernel::trans_b> fitting{kernel.args};
+          kernel::cuda::launch(queue, fitting.groups(args), fitting);
+        } else {
+          fail("portkern::gemm", "configuration '" + std::string(config) + "' needs " +
+                                     std::to_string(tiled_local_bytes<T>(fitted)) +
                                      " bytes of local memory, more than 49152");
+        }
       },
       [&](std::string_view name, const auto& float_args) {
 #if PORTKERN_TUNING

@@ -64,6 +64,7 @@ void add_bench(CLI::App& app) {
   });
 
   add_bench_conv2d(*bench);
+  add_bench_ops(*bench);
 }
 
 }  // namespace portkern::cli

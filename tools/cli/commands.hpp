@@ -13,6 +13,7 @@ void add_report(CLI::App& app);
 void add_tune(CLI::App& app);
 void add_select(CLI::App& app);
 void add_bench_conv2d(CLI::App& bench);   // bench's conv2d sub-command
+void add_bench_ops(CLI::App& bench);      // bench's ops sub-command
 
 // Writes `json` to `path`, pretty-printed.
 void write_json(const std::string& path, const nlohmann::json& json);

@@ -72,4 +72,14 @@ void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
   }
 }
 
+// The back end as a type, for host code written once over both (an operator's launch sequence is a template
+// over Backend, instantiated in a .cpp for the CPU and in a .cu for CUDA).
+struct Backend {
+  static constexpr bool is_cuda = false;
+  template <class Kernel>
+  static void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
+    cpu::launch(queue, groups, kernel);
+  }
+};
+
 }  // namespace portkern::kernel::cpu

@@ -70,4 +70,13 @@ void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
   PORTKERN_CUDA_CHECK(function, cudaGetLastError());
 }
 
+// The back end as a type (see kernel::cpu::Backend).
+struct Backend {
+  static constexpr bool is_cuda = true;
+  template <class Kernel>
+  static void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
+    cuda::launch(queue, groups, kernel);
+  }
+};
+
 }  // namespace portkern::kernel::cuda

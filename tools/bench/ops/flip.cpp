@@ -1,0 +1,57 @@
+// flip: the spec's 1024^3 tensor reversed in all three dimensions, f32 and f64 (small: 256^3), plus one
+// partial flip that keeps rows intact (the copy-like case).
+#include "bench/ops/op_bench.hpp"
+#include "ops/flip/backends.hpp"
+#include "ops/flip/plan.hpp"
+#include "ops/flip/reference.hpp"
+#include "portkern/ops/flip.hpp"
+#include "portkern/runtime/buffer.hpp"
+
+namespace portkern::bench::opsuite {
+namespace {
+
+namespace flip_impl = portkern::ops::flip_impl;
+
+template <class T>
+OpResult run_flip(OpContext& ctx, std::vector<std::int64_t> shape, std::vector<int> dims) {
+  Queue& q = ctx.queue;
+  std::int64_t numel = 1;
+  for (auto e : shape) numel *= e;
+  std::vector<T> host(static_cast<std::size_t>(numel));
+  for (std::int64_t i = 0; i < numel; ++i) host[std::size_t(i)] = T(i % 1000003);   // in[i] = i, as the spec
+  Buffer<T> in(q.device(), numel), out(q.device(), numel);
+  in.upload(q, host);
+  std::string variant = std::string(sizeof(T) == 4 ? "f32 " : "f64 ");
+  for (std::size_t k = 0; k < shape.size(); ++k) variant += (k ? "x" : "") + std::to_string(shape[k]);
+  variant += " dims";
+  for (int d : dims) variant += " " + std::to_string(d);
+  const nlohmann::json params = {{"shape", shape}, {"dims", dims}, {"dtype", sizeof(T) == 4 ? "float32" : "float64"}};
+
+  OpResult r;
+  r.variant = variant;
+  r.params = params;
+  r.bytes = 2.0 * double(numel) * sizeof(T);
+  portkern::ops::flip(q, shape, dims, in.data(), out.data());
+  const auto got = out.download(q);
+  const auto expected = flip_impl::reference<T>(shape, dims, host);
+  r.max_error = got == expected ? 0.0 : 1.0;   // a permutation: exact or wrong
+  r.tolerance = 0;
+  ctx.dump(variant, params, "in", host, shape);
+  ctx.dump(variant, params, "out", got, shape);
+  r.portable = ctx.time([&] { portkern::ops::flip(q, shape, dims, in.data(), out.data()); });
+#if PORTKERN_HAVE_CUDA
+  const auto plan = flip_impl::make_plan(shape, dims);
+  r.native = ctx.time_native([&] { flip_impl::native_cuda(q, plan, in.data(), out.data()); });
+#endif
+  return r;
+}
+
+}  // namespace
+}  // namespace portkern::bench::opsuite
+
+PORTKERN_OP_BENCH(flip, false) {
+  using namespace portkern::bench::opsuite;
+  const std::int64_t n = ctx.small ? 256 : 1024;
+  return {run_flip<float>(ctx, {n, n, n}, {0, 1, 2}), run_flip<double>(ctx, {n, n, n}, {0, 1, 2}),
+          run_flip<float>(ctx, {n, n, n}, {0, 1})};
+}
