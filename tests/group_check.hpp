@@ -6,19 +6,19 @@
 
 namespace portkern::testing {
 
-using GroupCheckRunner = void (*)(Queue&, const kernel::Range&, const GroupCheck&);
-
-inline void check_group_algorithms(const Device& device, const kernel::Range& groups, GroupCheckRunner run) {
+template <class Kernel>
+void check_group_algorithms(const Device& device, const kernel::Range& groups,
+                            void (*run)(Queue&, const kernel::Range&, const Kernel&)) {
   SCOPED_TRACE(device.name() + " groups " + std::to_string(groups.size()));
   Queue q(device);
-  constexpr int size = GroupCheck::size;
+  constexpr int size = Kernel::size;
   const std::int64_t n = groups.size();
   Buffer<int> sums(device, n), maxima(device, n), scans(device, n * size), counters(device, 6);
   q.fill(sums.data(), -1, sums.size());
   q.fill(maxima.data(), -1, maxima.size());
   q.fill(scans.data(), -1, scans.size());
   q.fill(counters.data(), 0, counters.size());
-  const GroupCheck kernel{sums.data(), maxima.data(), scans.data(), counters.data()};
+  const Kernel kernel{sums.data(), maxima.data(), scans.data(), counters.data()};
   run(q, groups, kernel);
   const auto s = sums.download(q), m = maxima.download(q), p = scans.download(q), c = counters.download(q);
   for (std::int64_t g = 0; g < n; ++g) {

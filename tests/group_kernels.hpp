@@ -1,5 +1,6 @@
-// A kernel exercising the group building blocks (reduce, inclusive scan, atomics) with a group of 21 items
-// (not a power of two), written once and run by the CPU and GPU tests.
+// A kernel exercising the group building blocks (reduce, inclusive scan, atomics), written once and run by
+// the CPU and GPU tests, with a group of 21 items (not a power of two, not a whole warp: the model's
+// local-memory form on CUDA too) and one of 256 items in three dimensions (whole warps: CUDA's shuffles).
 #pragma once
 
 #include <cstdint>
@@ -13,8 +14,9 @@ namespace portkern::testing {
 // Per group g (linear index), item i (linear) holds v = 1000 g + i + 1. Writes
 //   sums[g] = sum of v, maxima[g] = max of v, scans[g * 21 + i] = v(0) + ... + v(i);
 // and every item adds 1 to counters[i % 5] and raises counters[5] to v (atomics across all groups).
-struct GroupCheck {
-  using group_shape = kernel::Shape<7, 3>;
+template <class Shape>
+struct GroupCheckOf {
+  using group_shape = Shape;
   static constexpr int size = group_shape::size;
   int* sums;
   int* maxima;
@@ -37,7 +39,12 @@ struct GroupCheck {
   }
 };
 
-void run_group_check_cpu(Queue& q, const kernel::Range& groups, const GroupCheck& kernel);
-void run_group_check_cuda(Queue& q, const kernel::Range& groups, const GroupCheck& kernel);
+using GroupCheck = GroupCheckOf<kernel::Shape<7, 3>>;
+using GroupCheckWarps = GroupCheckOf<kernel::Shape<32, 4, 2>>;
+
+template <class Kernel>
+void run_group_check_cpu(Queue& q, const kernel::Range& groups, const Kernel& kernel);
+template <class Kernel>
+void run_group_check_cuda(Queue& q, const kernel::Range& groups, const Kernel& kernel);
 
 }  // namespace portkern::testing

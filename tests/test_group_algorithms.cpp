@@ -5,8 +5,10 @@ namespace portkern::testing {
 namespace {
 
 TEST(GroupAlgorithmsCpu, ReduceScanAndAtomics) {
-  check_group_algorithms(Device::cpu(), {1, 1, 1}, run_group_check_cpu);
-  check_group_algorithms(Device::cpu(), {13, 3, 2}, run_group_check_cpu);
+  check_group_algorithms(Device::cpu(), {1, 1, 1}, run_group_check_cpu<GroupCheck>);
+  check_group_algorithms(Device::cpu(), {13, 3, 2}, run_group_check_cpu<GroupCheck>);
+  check_group_algorithms(Device::cpu(), {1, 1, 1}, run_group_check_cpu<GroupCheckWarps>);
+  check_group_algorithms(Device::cpu(), {13, 3, 2}, run_group_check_cpu<GroupCheckWarps>);
 }
 
 }  // namespace
