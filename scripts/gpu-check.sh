@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: build portkern, run the `gpu` tests (and the rest), the benchmarks, and
 # print a short table last. Logs and JSON go to $OUT/gpu-check.tgz (or ./gpu-check-out/).
+# PARTS (default "transpose gemm conv2d ops") picks the benchmarks, e.g. PARTS=ops for the operator suite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dest=${OUT:-gpu-check-out}   # everything ends up in $dest/gpu-check.tgz (the GPU tool returns at most 8 files)
@@ -12,6 +13,8 @@ jobs=$(nproc)
 source scripts/gpu-env.sh
 
 step() { echo; echo "== $*"; }
+parts=" ${PARTS:-transpose gemm conv2d ops} "
+want() { [[ $parts == *" $1 "* ]]; }
 
 step "configure + build ($jobs jobs)"
 start=$(date +%s)
@@ -30,24 +33,41 @@ step "portkern info"
 ./build/portkern info | tee "$out/info.txt"
 
 step "benchmarks"
+if want transpose; then
 ./build/portkern bench transpose --device cuda:0 --full --json "$out/transpose-cuda.json" | tee "$out/transpose-cuda.txt"
 ./build/portkern bench transpose --device cpu --json "$out/transpose-cpu.json" | tee "$out/transpose-cpu.txt"
+fi
+if want gemm; then
 for set in square seed nets; do
   ./build/portkern bench gemm --device cuda:0 --set $set --json "$out/gemm-cuda-$set.json" > "$out/gemm-cuda-$set.txt" 2>&1
   tail -3 "$out/gemm-cuda-$set.txt"
 done
 ./build/portkern bench gemm --device cuda:0 --set nets-quick --family tiled --json "$out/gemm-cuda-tiled.json" > "$out/gemm-cuda-tiled.txt" 2>&1
 tail -3 "$out/gemm-cuda-tiled.txt"
+fi
+if want conv2d; then
 for net in vgg16 resnet50; do
   for batch in 1 4; do
     ./build/portkern bench conv2d --device cuda:0 --net $net --batch $batch --json "$out/conv2d-cuda-$net-b$batch.json" > "$out/conv2d-cuda-$net-b$batch.txt" 2>&1
     tail -2 "$out/conv2d-cuda-$net-b$batch.txt"
   done
 done
+fi
+if want ops; then
+./build/portkern bench ops --device cuda:0 --json "$out/ops-cuda.json" > "$out/ops-cuda.txt" 2>&1
+tail -40 "$out/ops-cuda.txt"
+./build/portkern bench ops --device cuda:0 --size small --dump "$out/ops-dump" --json "$out/ops-cuda-small.json" > "$out/ops-cuda-small.txt" 2>&1
+if python3 -c "import torch" 2>/dev/null; then   # PyTorch: same data (small sizes), then its timing at default sizes
+  python3 tools/ops/torch_compare.py check "$out/ops-dump" > "$out/ops-torch-check.txt" 2>&1; tail -30 "$out/ops-torch-check.txt"
+  python3 tools/ops/torch_compare.py time "$out/ops-cuda.json" --json "$out/ops-torch-time.json" > "$out/ops-torch-time.txt" 2>&1
+  tail -40 "$out/ops-torch-time.txt"
+fi
+rm -rf "$out/ops-dump"
+fi
 if [ -n "${PORTKERN_GPU_CHECK_EXTRA:-}" ]; then eval "$PORTKERN_GPU_CHECK_EXTRA"; fi
 
 step "summary"
-python3 - "$out" <<'PY'
+want transpose && python3 - "$out" <<'PY'
 import json, sys, statistics
 out = sys.argv[1]
 for dev in ("cuda", "cpu"):
@@ -58,6 +78,7 @@ for dev in ("cuda", "cpu"):
           f"verified {all(r['verified'] for r in rows)}")
 PY
 for f in "$out"/gemm-cuda-*.json; do
+  [ -e "$f" ] || continue
   python3 - "$f" <<'PY'
 import json, sys, math
 d = json.load(open(sys.argv[1]))
@@ -69,4 +90,14 @@ err = max((r["max_rel_error"] or float("nan")) for r in d["rows"])
 print(f"{sys.argv[1].split('/')[-1]:28} shapes {len(rows):3}  geomean ratio to cuBLAS {g:.3f}  (squares >= 1024: {gb:.3f})  max rel err {err:.1e}")
 PY
 done
+want ops && python3 - "$out/ops-cuda.json" <<'PY'
+import json, sys, math
+rows = json.load(open(sys.argv[1]))["rows"]
+r = [x["ratio"] for x in rows if x.get("ratio")]
+mem = [x["fraction_of_copy"] for x in rows if not x["compute_bound"]]
+if r:
+    print(f"ops cuda: portable/native time geomean {math.exp(sum(map(math.log, r)) / len(r)):.3f} over {len(r)} rows, "
+          f"max {max(r):.3f}; memory-bound rows at {min(mem):.0%}-{max(mem):.0%} of copy; "
+          f"verified {sum(x['ok'] for x in rows)} of {len(rows)}")
+PY
 grep -hE "tests passed|tests failed" "$out"/ctest-*.log

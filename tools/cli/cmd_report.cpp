@@ -1,11 +1,12 @@
 // portkern report [--full] [--json FILE]: the performance-portability report on every device present —
-// the kernel model's overhead (transpose), GEMM and 2-D convolution against the vendor libraries, and a
-// summary of geometric-mean ratios. Quick sizes by default (a few minutes on 2 cores); --full for the suites.
+// the kernel model's overhead (transpose), GEMM and 2-D convolution against the vendor libraries, the DNN
+// operators (against their native CUDA twins on a GPU), and a summary of geometric-mean ratios. Quick sizes by default (a few minutes on 2 cores); --full for the suites.
 #include <iostream>
 
 #include "bench/conv2d_bench.hpp"
 #include "bench/device_info.hpp"
 #include "bench/gemm_bench.hpp"
+#include "bench/ops/op_bench.hpp"
 #include "bench/shapes.hpp"
 #include "bench/table.hpp"
 #include "bench/transpose_bench.hpp"
@@ -74,6 +75,21 @@ void add_report(CLI::App& app) {
                      bench::fixed(bench::geomean_ratio(entry["conv2d_" + net]["rows"]), 3),
                      d.is_cpu() ? "oneDNN" : "cuDNN", std::to_string(entry["conv2d_" + net]["rows"].size())});
       }
+      std::cout << "\n-- DNN operators (seed 004), " << (full ? "default" : "small") << " sizes"
+                << (d.is_cuda() ? ": portable kernel vs its native CUDA twin\n" : ": portable kernel\n");
+      entry["ops"] = bench::opsuite::bench_ops(d, {"", !full, threads, ""});
+      bench::opsuite::print_ops(entry["ops"]);
+      std::size_t verified = 0;
+      nlohmann::json speed = nlohmann::json::array();   // native time / portable time: > 1, portable faster
+      for (const auto& row : entry["ops"]) {
+        verified += row["ok"].get<bool>();
+        if (!row["ratio"].is_null()) speed.push_back({{"ratio", 1.0 / row["ratio"].get<double>()}});
+      }
+      if (!speed.empty())
+        summary.add({d.name(), "DNN operators (native time/portable time)", bench::fixed(bench::geomean_ratio(speed), 3),
+                     "hand-written CUDA", std::to_string(speed.size())});
+      summary.add({d.name(), "DNN operators verified", std::to_string(verified) + " of " + std::to_string(entry["ops"].size()),
+                   "float64 reference", std::to_string(entry["ops"].size())});
       report["devices"].push_back(entry);
     }
     std::cout << "\n== summary (ratios > 1: portkern faster)\n";
