@@ -83,6 +83,7 @@ void dispatch(Queue& queue, const GemmSelection& s, bool ta, bool tb, const gemm
                           : kernel == "simt"   ? Family::simt
                           : kernel == "splitk" ? Family::splitk
                           : kernel == "tf32x3" ? Family::tf32x3
+                          : kernel == "smallk" ? Family::smallk
                                                : (fail(fn, "unknown configuration '" + s.config + "'"), Family::simt);
     return gemm_impl::cuda_native::run(native, queue.native_stream(), ta, tb, p.m, p.n, p.k, p.alpha, p.a, p.lda,
                                        p.stride_a, p.b, p.ldb, p.stride_b, p.beta, p.c, p.ldc, p.stride_c, p.batch);

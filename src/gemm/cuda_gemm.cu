@@ -3,6 +3,7 @@
 #include "cuda_gemm.hpp"
 #include "cuda_gemm_variants.cuh"
 #include "cuda_gemv.cuh"
+#include "cuda_smallk.cuh"
 #include "cuda_splitk.cuh"
 #include "cuda_tf32x3.cuh"
 
@@ -245,6 +246,7 @@ Family choose(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch
   // tensor-core rate wins, else split-K when slicing k pays (few output tiles for the 132 SMs), else simt.
   int splits = 1, xsplits = 1;
   if (m <= 0 || n <= 0 || k <= 0 || batch <= 0) return Family::simt;
+  if (k <= 16 && m >= 64 && double(m) * double(n) * double(batch) >= double(1 << 20)) return Family::smallk;
   double t_simt = 0, t_x = 0;
   detail::pick_model(m, n, k, batch, true, &splits, &t_simt);
   detail::pick_model(m, n, k, batch, true, &xsplits, &t_x, detail::F_XL, detail::F_XS);
@@ -262,6 +264,7 @@ void run(Family family, void* stream, bool ta, bool tb, std::int64_t m, std::int
   if (!prepare<T>(s, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch, args)) return;
   // m == 1, op(B) = B, enough columns: one GEMV launch (memory bound; no tiles, no split-K atomics).
   if (m == 1 && !tb && n >= 256) return launch_gemv_m1<T>(s, ta, args);
+  if (family == Family::smallk) return launch_smallk<T>(s, ta, tb, args);
   // Family::tf32x3 is float only: double runs the simt family.
   if (family == Family::tf32x3 && sizeof(T) == 8) family = Family::simt;
   int splits = 1;

@@ -10,7 +10,7 @@
 
 namespace portkern::gemm_impl::cuda_native {
 
-enum class Family { simt, splitk, tf32x3 };
+enum class Family { simt, splitk, tf32x3, smallk };
 
 // Launches on `stream` (a cudaStream_t passed as void*); chooses the instantiation within the family from the
 // shape. Family::tf32x3 (3xTF32 on the tensor cores, fp32-level accuracy) is float only: double runs simt.
@@ -19,8 +19,9 @@ void run(Family family, void* stream, bool trans_a, bool trans_b, std::int64_t m
          T alpha, const T* a, std::int64_t lda, std::int64_t stride_a, const T* b, std::int64_t ldb,
          std::int64_t stride_b, T beta, T* c, std::int64_t ldc, std::int64_t stride_c, std::int64_t batch);
 
-// A hand-written rule: which family for this shape (a cost model calibrated on the H100: tf32x3 where the
-// tensor cores win, split-K for small m*n with large k, simt elsewhere). Float rule; double ignores tf32x3.
+// A hand-written rule: which family for this shape (a cost model calibrated on the H100: small-k when k <= 16
+// and C is large (bound by writing C), tf32x3 where the tensor cores win, split-K for small m*n with large k,
+// simt elsewhere). Float rule; double ignores tf32x3.
 Family choose(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch);
 
 extern template void run<float>(Family, void*, bool, bool, std::int64_t, std::int64_t, std::int64_t, float,
