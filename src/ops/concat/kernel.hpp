@@ -1,0 +1,65 @@
+// The portable concat kernel. A group owns a flat chunk of the output (Items * V * PerItem floats); each
+// item walks its V-float vectors with row_walk (shared with glu), picks the source row of in1 or in2 by the
+// column, issues all of its loads, then all of its stores.
+#pragma once
+
+#include <cstdint>
+
+#include "ops/concat/backends.hpp"
+#include "ops/glu/row_walk.hpp"
+#include "portkern/kernel/model.hpp"
+
+namespace portkern::ops::concat_impl {
+
+template <int V, int Items = 256, int PerItem = 4>
+struct ConcatKernel {
+  using group_shape = kernel::Shape<Items>;
+  static constexpr std::int64_t step = std::int64_t(Items) * V;
+  static constexpr int per_item = PerItem;
+
+  row_walk::Plan plan;
+  std::int64_t len1, len2;
+  const float* in1;
+  const float* in2;
+  float* out;
+
+  template <class Group>
+  PORTKERN_KERNEL void operator()(Group& g) const {
+    const row_walk::Pos start = row_walk::group_start(plan, g.x());
+    const std::int64_t first = g.x() * plan.chunk;
+    g.for_each_item([&](kernel::Item item) {
+      row_walk::Pos pos = row_walk::item_start<false>(plan, start, std::int64_t(item.x) * V);
+      kernel::vec<float, V> v[PerItem] = {};
+      std::int64_t at[PerItem];
+      PORTKERN_UNROLL
+      for (int k = 0; k < PerItem; ++k) {
+        at[k] = first + k * step + std::int64_t(item.x) * V;
+        if (at[k] < plan.total) {
+          const float* src =
+              pos.col < len1 ? in1 + pos.row * len1 + pos.col : in2 + pos.row * len2 + (pos.col - len1);
+          v[k] = kernel::vec<float, V>::load(src);
+        }
+        row_walk::advance<false>(plan, pos);
+      }
+      PORTKERN_UNROLL
+      for (int k = 0; k < PerItem; ++k)
+        if (at[k] < plan.total) v[k].store(out + at[k]);
+    });
+  }
+};
+
+template <class Backend, int V>
+void run_width(Queue& queue, const Problem& p, const float* in1, const float* in2, float* out) {
+  using K = ConcatKernel<V>;
+  const auto plan = row_walk::make_plan(p.rows, p.len1 + p.len2, 1, K::step, K::per_item);
+  Backend::launch(queue, kernel::Range{plan.groups()}, K{plan, p.len1, p.len2, in1, in2, out});
+}
+
+// The launch sequence, written once over the back end.
+template <class Backend>
+void run(Queue& queue, const Problem& p, const float* in1, const float* in2, float* out) {
+  if (vector_width(p, in1, in2, out) == 4) run_width<Backend, 4>(queue, p, in1, in2, out);
+  else run_width<Backend, 1>(queue, p, in1, in2, out);
+}
+
+}  // namespace portkern::ops::concat_impl

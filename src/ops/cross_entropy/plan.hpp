@@ -1,0 +1,51 @@
+// cross_entropy_backward's call as the kernels see it (sizes already checked by api.cpp), and the element
+// type's compute type (half -> float).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "portkern/kernel/half.hpp"
+
+namespace portkern::ops::cross_entropy_impl {
+
+template <class T>
+struct Args {
+  std::int64_t batch = 0, classes = 0, positions = 0;
+  const T* log_probs = nullptr;
+  const std::int64_t* target = nullptr;
+  const T* weight = nullptr;
+  const T* grad_out = nullptr;
+  const T* grad_out_neg = nullptr;
+  const std::int64_t* mask = nullptr;
+  T* grad = nullptr;
+  int width = 1;   // vector width along positions (1, 2, 4, 8; width * sizeof(T) <= 16)
+};
+
+template <class T>
+using Compute = std::conditional_t<std::is_same_v<T, half>, float, T>;
+
+template <class T>
+PORTKERN_INLINE Compute<T> widen(T x) {
+  if constexpr (std::is_same_v<T, half>) return kernel::to_float(x);
+  else return x;
+}
+template <class T>
+PORTKERN_INLINE T narrow(Compute<T> x) {
+  if constexpr (std::is_same_v<T, half>) return kernel::to_half(x);
+  else return x;
+}
+
+// The widest vector (<= 16 bytes) that divides positions and to which log_probs and grad are aligned.
+template <class T>
+int choose_width(std::int64_t positions, const void* log_probs, const void* grad) {
+  for (int w = 16 / int(sizeof(T)); w > 1; w /= 2) {
+    const std::uintptr_t bytes = std::uintptr_t(w) * sizeof(T);
+    if (positions % w == 0 && reinterpret_cast<std::uintptr_t>(log_probs) % bytes == 0 &&
+        reinterpret_cast<std::uintptr_t>(grad) % bytes == 0)
+      return w;
+  }
+  return 1;
+}
+
+}  // namespace portkern::ops::cross_entropy_impl

@@ -1,0 +1,78 @@
+// The portable gelu kernel. A group owns a flat chunk of src (Items * V * PerItem halves); each item walks
+// its V-half vectors with row_walk (the bias column follows without a division per element), loads all its
+// src and bias vectors first, then computes in float and stores in place.
+#pragma once
+
+#include <cstdint>
+
+#include "ops/glu/row_walk.hpp"
+#include "portkern/kernel/half.hpp"
+#include "portkern/kernel/math.hpp"
+#include "portkern/kernel/model.hpp"
+
+namespace portkern::ops::gelu_impl {
+
+// u = half(x + b) in half arithmetic; the GELU in float, rounded to half.
+PORTKERN_INLINE half gelu_bias_one(half x, half b) {
+  const float u = kernel::to_float(kernel::to_half(kernel::to_float(x) + kernel::to_float(b)));
+  const float t = kernel::tanh(0.79788456f * (u + 0.044715f * u * u * u));
+  return kernel::to_half(0.5f * u * (1.f + t));
+}
+
+template <int V, int Items = 256, int PerItem = 4>
+struct GeluKernel {
+  using group_shape = kernel::Shape<Items>;
+  static constexpr std::int64_t step = std::int64_t(Items) * V;
+  static constexpr int per_item = PerItem;
+
+  row_walk::Plan plan;
+  half* src;
+  const half* bias;
+
+  template <class Group>
+  PORTKERN_KERNEL void operator()(Group& g) const {
+    const row_walk::Pos start = row_walk::group_start(plan, g.x());
+    const std::int64_t first = g.x() * plan.chunk;
+    g.for_each_item([&](kernel::Item item) {
+      row_walk::Pos pos = row_walk::item_start<false>(plan, start, std::int64_t(item.x) * V);
+      kernel::vec<half, V> x[PerItem] = {}, b[PerItem] = {};
+      std::int64_t at[PerItem];
+      PORTKERN_UNROLL
+      for (int k = 0; k < PerItem; ++k) {
+        at[k] = first + k * step + std::int64_t(item.x) * V;
+        if (at[k] < plan.total) {
+          x[k] = kernel::vec<half, V>::load(src + at[k]);
+          b[k] = kernel::vec<half, V>::load(bias + pos.col);
+        }
+        row_walk::advance<false>(plan, pos);
+      }
+      PORTKERN_UNROLL
+      for (int k = 0; k < PerItem; ++k) {
+        if (at[k] < plan.total) {
+          kernel::vec<half, V> y;
+          PORTKERN_UNROLL
+          for (int e = 0; e < V; ++e) y[e] = gelu_bias_one(x[k][e], b[k][e]);
+          y.store(src + at[k]);
+        }
+      }
+    });
+  }
+};
+
+template <class Backend, int V>
+void run_width(Queue& queue, std::int64_t rows, std::int64_t hidden, half* src, const half* bias) {
+  using K = GeluKernel<V>;
+  const auto plan = row_walk::make_plan(rows, hidden, 1, K::step, K::per_item);
+  Backend::launch(queue, kernel::Range{plan.groups()}, K{plan, src, bias});
+}
+
+// The launch sequence, written once over the back end.
+template <class Backend>
+void run(Queue& queue, std::int64_t rows, std::int64_t hidden, half* src, const half* bias) {
+  const int v = vector_width(hidden, src, bias);
+  if (v == 8) run_width<Backend, 8>(queue, rows, hidden, src, bias);
+  else if (v == 2) run_width<Backend, 2>(queue, rows, hidden, src, bias);
+  else run_width<Backend, 1>(queue, rows, hidden, src, bias);
+}
+
+}  // namespace portkern::ops::gelu_impl

@@ -1,0 +1,94 @@
+// A building block shared by glu, concat and mask (they include it from here): an item's walk over its
+// group's chunk of a row-major [rows][length] array without a division per element.
+//
+// A group owns the flat chunk [group * chunk, (group + 1) * chunk) with chunk = Items * V * PerItem; item i
+// takes the V-element vectors at i * V + k * Items * V, k < PerItem, so consecutive items touch
+// consecutive addresses. The (row, col) of the item's first vector costs one division by `length` per
+// group (uniform) plus, only for rows shorter than a step (Items * V), one small 32-bit division per item;
+// each further vector is an add and a conditional subtract. Optionally the walk also keeps row % `period`
+// (mask's row index j within a batch) the same way. A vector never straddles two rows when length % V == 0,
+// which the callers guarantee before choosing V > 1.
+#pragma once
+
+#include <cstdint>
+
+#include "portkern/kernel/model.hpp"
+
+namespace portkern::ops::row_walk {
+
+struct Plan {
+  std::int64_t total = 0;    // rows * length elements
+  std::int64_t length = 1;   // elements per row (>= 1)
+  std::int64_t period = 1;   // for the tracked row % period (>= 1)
+  std::int64_t step = 1;     // Items * V: elements between an item's consecutive vectors
+  std::int64_t chunk = 1;    // step * PerItem: elements per group
+  std::int64_t step_rows = 0, step_cols = 0, step_sub = 0;   // step = step_rows * length + step_cols;
+                                                             // step_sub = step_rows % period
+  std::int64_t groups() const { return (total + chunk - 1) / chunk; }
+};
+
+inline Plan make_plan(std::int64_t rows, std::int64_t length, std::int64_t period, std::int64_t step,
+                      int per_item) {
+  Plan p;
+  p.length = length < 1 ? 1 : length;
+  p.total = rows * length;
+  p.period = period < 1 ? 1 : period;
+  p.step = step;
+  p.chunk = step * per_item;
+  p.step_rows = step / p.length;
+  p.step_cols = step % p.length;
+  p.step_sub = p.step_rows % p.period;
+  return p;
+}
+
+struct Pos {
+  std::int64_t row, col, sub;   // sub = row % period (only kept up to date when tracked)
+};
+
+// The uniform part: where the group's chunk starts.
+PORTKERN_INLINE Pos group_start(const Plan& p, std::int64_t group) {
+  const std::int64_t first = group * p.chunk;
+  const std::int64_t row = first / p.length;
+  return Pos{row, first - row * p.length, row % p.period};
+}
+
+// The item's first vector (offset `offset` = item * V from the group's start, offset < step).
+template <bool TrackSub>
+PORTKERN_INLINE Pos item_start(const Plan& p, Pos s, std::int64_t offset) {
+  s.col += offset;
+  if (s.col >= p.length) {
+    std::int64_t q;
+    if (p.step_rows == 0) {   // length > step: at most one row further
+      q = 1;
+      s.col -= p.length;
+    } else {                  // short rows: s.col < length + step < 2 * step, a 32-bit division
+      const auto c = std::uint32_t(s.col), len = std::uint32_t(p.length);
+      q = std::int64_t(c / len);
+      s.col = std::int64_t(c - std::uint32_t(q) * len);
+    }
+    s.row += q;
+    if constexpr (TrackSub) {
+      s.sub += q;
+      if (s.sub >= p.period) s.sub = s.sub - p.period < p.period ? s.sub - p.period : s.sub % p.period;
+    }
+  }
+  return s;
+}
+
+// The next vector of the item, one step on.
+template <bool TrackSub>
+PORTKERN_INLINE void advance(const Plan& p, Pos& s) {
+  s.col += p.step_cols;
+  s.row += p.step_rows;
+  if constexpr (TrackSub) s.sub += p.step_sub;
+  if (s.col >= p.length) {
+    s.col -= p.length;
+    ++s.row;
+    if constexpr (TrackSub) ++s.sub;
+  }
+  if constexpr (TrackSub) {
+    if (s.sub >= p.period) s.sub -= p.period;   // sub <= (period - 1) + (period - 1) + 1
+  }
+}
+
+}  // namespace portkern::ops::row_walk

@@ -1,0 +1,98 @@
+// dwconv: the spec's sweep, N = 128, C = 16, 224 x 224 (small: N = 4), depth multiplier m = 1..4 x k = 1, 3,
+// 5, pad 1, inputs rand()/RAND_MAX-like uniform [0, 1) from a fixed seed (the spec's srand(123) stream is
+// not reproduced; mt19937(123)), weights and bias from the same stream. The float64 reference checks images
+// 0 and N-1 of every variant (the whole batch would be ~1e10 multiply-adds per variant); the dump holds
+// image 0 (input, output), the weights and the bias.
+#include <random>
+
+#include "bench/ops/op_bench.hpp"
+#include "ops/dwconv/backends.hpp"
+#include "ops/dwconv/reference.hpp"
+#include "portkern/ops/dwconv.hpp"
+#include "portkern/runtime/buffer.hpp"
+
+namespace portkern::bench::opsuite {
+namespace {
+
+namespace dwconv_impl = portkern::ops::dwconv_impl;
+
+std::vector<float> uniform(std::size_t count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(0.f, 1.f);
+  std::vector<float> v(count);
+  for (auto& x : v) x = dist(rng);
+  return v;
+}
+
+OpResult run_dwconv(OpContext& ctx, const ops::DwconvShape& s, const std::vector<float>& in, const Buffer<float>& din,
+                    Buffer<float>& dout) {
+  Queue& q = ctx.queue;
+  const std::int64_t OC = s.out_channels(), Ho = s.out_height(), Wo = s.out_width();
+  const auto w = uniform(std::size_t(OC * s.kernel * s.kernel), 124 + s.multiplier * 10 + s.kernel);
+  const auto b = uniform(std::size_t(OC), 125 + s.multiplier * 10 + s.kernel);
+  Buffer<float> dw(q.device(), std::int64_t(w.size())), db(q.device(), OC);
+  dw.upload(q, w);
+  db.upload(q, b);
+  const std::string variant = "f32 " + std::to_string(s.batch) + "x" + std::to_string(s.channels) + "x" +
+                              std::to_string(s.height) + "x" + std::to_string(s.width) + " m" +
+                              std::to_string(s.multiplier) + " k" + std::to_string(s.kernel);
+  const nlohmann::json params = {{"N", s.batch}, {"C", s.channels}, {"H", s.height}, {"W", s.width},
+                                 {"m", s.multiplier}, {"k", s.kernel}, {"pad", s.pad}};
+  OpResult r;
+  r.variant = variant;
+  r.params = params;
+  r.bytes = 4.0 * double(s.batch) * double(s.channels * s.height * s.width + OC * Ho * Wo) +
+            4.0 * double(w.size() + b.size());
+  auto call = [&] { ops::dwconv(q, s, din.data(), dw.data(), db.data(), dout.data()); };
+  call();
+  q.wait();
+  const std::int64_t image_out = OC * Ho * Wo;
+  const std::int64_t image_in = s.channels * s.height * s.width;
+  r.tolerance = 2.0 * double(s.kernel * s.kernel + 1) * double(s.kernel * s.kernel + 1) * 6e-8;   // see the test
+  auto check = [&] {
+    for (std::int64_t n : {std::int64_t(0), s.batch - 1}) {
+      std::vector<float> got(static_cast<std::size_t>(image_out));
+      q.copy(got.data(), dout.data() + n * image_out, got.size());
+      q.wait();
+      ops::DwconvShape one = s;
+      one.batch = 1;
+      const auto want = dwconv_impl::reference(
+          one, std::span<const float>(in.data() + n * image_in, std::size_t(image_in)), w, b.data(), 0, 1);
+      for (std::size_t i = 0; i < want.size(); ++i)
+        r.max_error = std::max(r.max_error, std::abs(double(got[i]) - want[i]));
+      if (n == 0 && !ctx.dump_dir.empty()) {
+        const std::vector<float> in0(in.begin(), in.begin() + image_in);
+        ctx.dump(variant, params, "in", in0, {1, s.channels, s.height, s.width});
+        ctx.dump(variant, params, "weight", w, {OC, 1, s.kernel, s.kernel});
+        ctx.dump(variant, params, "bias", b, {OC});
+        ctx.dump(variant, params, "out", got, {1, OC, Ho, Wo});
+      }
+    }
+  };
+  check();
+  r.portable = ctx.time(call);
+#if PORTKERN_HAVE_CUDA
+  r.native = ctx.time_native([&] { dwconv_impl::native_cuda(q, s, din.data(), dw.data(), db.data(), dout.data()); });
+  q.wait();
+  if (ctx.on_gpu()) check();   // the twin's output on the same data
+#endif
+  return r;
+}
+
+}  // namespace
+}  // namespace portkern::bench::opsuite
+
+PORTKERN_OP_BENCH(dwconv, false) {
+  using namespace portkern::bench::opsuite;
+  using portkern::Buffer;
+  const std::int64_t N = ctx.small ? 4 : 128, C = 16, H = 224, W = 224;
+  const auto in = uniform(std::size_t(N * C * H * W), 123);
+  Buffer<float> din(ctx.queue.device(), N * C * H * W);
+  din.upload(ctx.queue, in);
+  Buffer<float> dout(ctx.queue.device(), N * C * 4 * (H + 2) * (W + 2));   // the largest output (m 4, k 1)
+  std::vector<OpResult> results;
+  for (int m = 1; m <= 4; ++m)
+    for (int k : {1, 3, 5})
+      results.push_back(run_dwconv(ctx, portkern::ops::DwconvShape{N, C, H, W, m, k, 1}, in, din, dout));
+  return results;
+}
