@@ -54,8 +54,23 @@ for net in vgg16 resnet50; do
 done
 fi
 if want ops; then
-./build/portkern bench ops --device cuda:0 --json "$out/ops-cuda.json" > "$out/ops-cuda.txt" 2>&1
-tail -40 "$out/ops-cuda.txt"
+mkdir -p "$out/ops"
+for op in $(ls src/ops | grep -v build.cmake); do   # one operator per process: a slow one cannot cost the rest
+  timeout "${OPS_SECONDS:-150}" ./build/portkern bench ops --device cuda:0 --op "$op" --json "$out/ops/$op.json" \
+    > "$out/ops/$op.txt" 2>&1 || echo "bench ops --op $op: exit $?"
+done
+python3 - "$out" <<'PY'
+import json, pathlib, sys
+out = pathlib.Path(sys.argv[1])
+parts = [json.loads(p.read_text()) for p in sorted((out / "ops").glob("*.json"))]
+rows = [r for p in parts for r in p["rows"]]
+json.dump({"device": parts[0]["device"] if parts else None, "rows": rows}, open(out / "ops-cuda.json", "w"), indent=1)
+num = lambda v, d: "-" if v is None else f"{v:.{d}f}"
+for r in rows:
+    print(f"{r['op']:16} {r['variant'][:40]:40} {num(r['time_ms'], 4):>10} ms {num(r['gbps'], 0):>6} GB/s "
+          f"{r['fraction_of_copy']:5.0%} {num(r['gflops'], 0):>7} GF  native {num(r['native_time_ms'], 4):>10}  "
+          f"ratio {num(r['ratio'], 3):>6}  err {r['max_error']:.1e} {'ok' if r['ok'] else 'FAIL'}")
+PY
 ./build/portkern bench ops --device cuda:0 --size small --dump "$out/ops-dump" --json "$out/ops-cuda-small.json" > "$out/ops-cuda-small.txt" 2>&1
 if python3 -c "import torch" 2>/dev/null; then   # PyTorch: same data (small sizes), then its timing at default sizes
   python3 tools/ops/torch_compare.py check "$out/ops-dump" > "$out/ops-torch-check.txt" 2>&1; tail -30 "$out/ops-torch-check.txt"

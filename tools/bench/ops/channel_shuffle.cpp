@@ -41,9 +41,11 @@ PORTKERN_OP_BENCH(channel_shuffle, false) {
   using namespace portkern::bench::opsuite;
   using namespace portkern;
   Queue& q = ctx.queue;
-  const std::vector<std::int64_t> ns = ctx.small ? std::vector<std::int64_t>{1, 4} : std::vector<std::int64_t>{1, 4, 16, 64};
+  // Default: N {1, 16, 64} x C {32, 512}, the corners and middle of the spec's 12 shapes (all 12 spend four
+  // minutes of the GPU machine's host time generating and checking 1.6e9-element tensors).
+  const std::vector<std::int64_t> ns = ctx.small ? std::vector<std::int64_t>{1, 4} : std::vector<std::int64_t>{1, 16, 64};
   const std::vector<std::int64_t> cs =
-      ctx.small ? std::vector<std::int64_t>{32, 128} : std::vector<std::int64_t>{32, 128, 512};
+      ctx.small ? std::vector<std::int64_t>{32, 128} : std::vector<std::int64_t>{32, 512};
   const std::int64_t h = ctx.small ? 112 : 224, w = h, hw = h * w, groups = 2;
   const std::int64_t max_numel = ns.back() * cs.back() * hw;
   std::vector<float> host(static_cast<std::size_t>(max_numel));

@@ -3,7 +3,6 @@
 #include "bench/ops/op_bench.hpp"
 #include "ops/flip/backends.hpp"
 #include "ops/flip/plan.hpp"
-#include "ops/flip/reference.hpp"
 #include "portkern/ops/flip.hpp"
 #include "portkern/runtime/buffer.hpp"
 
@@ -12,12 +11,32 @@ namespace {
 
 namespace flip_impl = portkern::ops::flip_impl;
 
+// out against the definition, in parallel over the outer two dimensions (the bench's shapes are 3-D; the
+// tests check every rank against ops/flip/reference.hpp).
+template <class T>
+bool matches(const std::vector<std::int64_t>& shape, const std::vector<int>& dims, const std::vector<T>& in,
+             const std::vector<T>& out) {
+  bool f[3] = {};
+  for (int d : dims) f[d] = true;
+  const std::int64_t a = shape[0], b = shape[1], c = shape[2];
+  std::int64_t bad = 0;
+#pragma omp parallel for collapse(2) reduction(+ : bad)
+  for (std::int64_t i = 0; i < a; ++i)
+    for (std::int64_t j = 0; j < b; ++j) {
+      const std::int64_t si = f[0] ? a - 1 - i : i, sj = f[1] ? b - 1 - j : j;
+      for (std::int64_t k = 0; k < c; ++k)
+        bad += out[std::size_t((i * b + j) * c + k)] != in[std::size_t((si * b + sj) * c + (f[2] ? c - 1 - k : k))];
+    }
+  return bad == 0;
+}
+
 template <class T>
 OpResult run_flip(OpContext& ctx, std::vector<std::int64_t> shape, std::vector<int> dims) {
   Queue& q = ctx.queue;
   std::int64_t numel = 1;
   for (auto e : shape) numel *= e;
   std::vector<T> host(static_cast<std::size_t>(numel));
+#pragma omp parallel for
   for (std::int64_t i = 0; i < numel; ++i) host[std::size_t(i)] = T(i % 1000003);   // in[i] = i, as the spec
   Buffer<T> in(q.device(), numel), out(q.device(), numel);
   in.upload(q, host);
@@ -33,8 +52,7 @@ OpResult run_flip(OpContext& ctx, std::vector<std::int64_t> shape, std::vector<i
   r.bytes = 2.0 * double(numel) * sizeof(T);
   portkern::ops::flip(q, shape, dims, in.data(), out.data());
   const auto got = out.download(q);
-  const auto expected = flip_impl::reference<T>(shape, dims, host);
-  r.max_error = got == expected ? 0.0 : 1.0;   // a permutation: exact or wrong
+  r.max_error = matches(shape, dims, host, got) ? 0.0 : 1.0;   // a permutation: exact or wrong
   r.tolerance = 0;
   ctx.dump(variant, params, "in", host, shape);
   ctx.dump(variant, params, "out", got, shape);
