@@ -12,6 +12,7 @@ Each operator with a PyTorch equivalent has a module tools/ops/torch_ops/<op>.py
   TOLERANCE = float or {output name: float}  absolute tolerance against PyTorch (default 1e-3)
 """
 import argparse
+import gc
 import importlib
 import json
 import math
@@ -98,11 +99,18 @@ def time_rows(bench_json, device, out_json):
         module = module_for(row["op"])
         if module is None or not hasattr(module, "inputs"):
             continue
-        with torch.no_grad():
-            t = module.inputs(row["params"], device)
-            torch_ms = time_call(lambda: module.outputs(t, row["params"]), device)
-        del t
-        torch.cuda.empty_cache() if device.startswith("cuda") else None
+        try:
+            with torch.no_grad():
+                t = module.inputs(row["params"], device)
+                torch_ms = time_call(lambda: module.outputs(t, row["params"]), device)
+        except torch.OutOfMemoryError as e:   # PyTorch's equivalent may need far more memory (cuDNN's LSTM)
+            print(f"{row['op']:16} {row['variant']:44} PyTorch out of memory: {str(e).splitlines()[0][:60]}")
+            continue
+        finally:
+            t = None
+            gc.collect()
+            if device.startswith("cuda"):
+                torch.cuda.empty_cache()
         ratio = row["time_ms"] / torch_ms
         slower += ratio > 1.0
         result.append({"op": row["op"], "variant": row["variant"], "time_ms": row["time_ms"], "torch_ms": torch_ms,

@@ -19,6 +19,11 @@ struct alignas(2) half {
   std::uint16_t bits;
 };
 
+// Two halves side by side, for arithmetic on pairs (CUDA's __half2).
+struct alignas(4) half2 {
+  half x, y;
+};
+
 namespace kernel {
 
 PORTKERN_INLINE float to_float(half h) {
@@ -34,6 +39,18 @@ PORTKERN_INLINE half to_half(float f) {
   return half{__half_as_ushort(__float2half_rn(f))};
 #else
   return half{std::bit_cast<std::uint16_t>(static_cast<_Float16>(f))};
+#endif
+}
+
+// (a.x + b.x, a.y + b.y) rounded to half: one HADD2 on CUDA, two float adds and roundings on the CPU (the
+// same results: see the header comment).
+PORTKERN_INLINE half2 add(half2 a, half2 b) {
+#if defined(__CUDA_ARCH__)
+  const __half2 r = __hadd2(__halves2half2(__ushort_as_half(a.x.bits), __ushort_as_half(a.y.bits)),
+                            __halves2half2(__ushort_as_half(b.x.bits), __ushort_as_half(b.y.bits)));
+  return half2{half{__half_as_ushort(__low2half(r))}, half{__half_as_ushort(__high2half(r))}};
+#else
+  return half2{to_half(to_float(a.x) + to_float(b.x)), to_half(to_float(a.y) + to_float(b.y))};
 #endif
 }
 

@@ -73,11 +73,15 @@ struct NchwKernel {
         acc(item, 0) = s, acc(item, 1) = q;
       });
     }
-    const Sums total = kernel::group_reduce<0, Sums>(
-        g, [&](kernel::Item item) { return Sums{acc(item, 0), acc(item, 1)}; },
-        [](Sums a, Sums b) { return Sums{a.s + b.s, a.q + b.q}; }, Sums{0, 0});
+    // Two reductions of a plain integer rather than one of the pair: on CUDA they lower to warp shuffles (the
+    // pair took the model's shared-memory form: 1.44 x the native twin's time on 1x32x224x224).
+    const auto add = [](unsigned long long a, unsigned long long b) { return a + b; };
+    const unsigned long long total_s =
+        kernel::group_reduce<0, unsigned long long>(g, [&](kernel::Item item) { return acc(item, 0); }, add, 0ull);
+    const unsigned long long total_q =
+        kernel::group_reduce<1, unsigned long long>(g, [&](kernel::Item item) { return acc(item, 1); }, add, 0ull);
     g.for_each_item([&](kernel::Item item) {
-      if (item.linear == 0) atomic_add_wrapping(sum + channel, total.s), atomic_add_wrapping(sumsq + channel, total.q);
+      if (item.linear == 0) atomic_add_wrapping(sum + channel, total_s), atomic_add_wrapping(sumsq + channel, total_q);
     });
   }
 };

@@ -26,7 +26,7 @@ void backward_any(Queue& queue, std::int64_t batch, std::int64_t classes, std::i
                   const std::int64_t* mask, T* grad) {
   const char* function = "portkern::ops::cross_entropy_backward";
   require(batch >= 0, function, "batch", batch, ">= 0");
-  require(classes >= 0, function, "classes", classes, ">= 0");
+  require(classes >= 0 && classes < (std::int64_t(1) << 31), function, "classes", classes, "in [0, 2^31)");
   require(positions >= 0, function, "positions", positions, ">= 0");
   if (batch == 0 || classes == 0 || positions == 0) return;
   queue.check_pointer(log_probs, function, "log_probs");

@@ -27,6 +27,7 @@ struct BackwardKernel {
   PORTKERN_KERNEL void operator()(Group& g) const {
     const std::int64_t b = g.x() / groups_per_batch, h_group = (g.x() - b * groups_per_batch) * span;
     const std::int64_t H = a.positions, W = a.classes;
+    const int classes = int(W);   // checked < 2^31 by the API
     kernel::private_array<C, N, Group> gamma;
     kernel::private_array<int, N, Group> target;   // -1: none (past the end or out of range)
     g.for_each_item([&](kernel::Item item) {
@@ -43,7 +44,7 @@ struct BackwardKernel {
     });
     const T* L = a.log_probs + b * W * H;
     T* G = a.grad + b * W * H;
-    for (std::int64_t k0 = 0; k0 < W; k0 += Unroll) {
+    for (int k0 = 0; k0 < classes; k0 += Unroll) {   // an int class index: one compare per element
       g.for_each_item([&](kernel::Item item) {
         const std::int64_t h0 = h_group + std::int64_t(item.x) * N;
         if (h0 >= H) return;   // N divides H on the vector path: a vector is wholly in or out
@@ -51,28 +52,28 @@ struct BackwardKernel {
           kernel::vec<T, N> l[Unroll];
           PORTKERN_UNROLL
           for (int u = 0; u < Unroll; ++u)
-            if (k0 + u < W) l[u] = kernel::vec<T, N>::load(L + (k0 + u) * H + h0);
+            if (k0 + u < classes) l[u] = kernel::vec<T, N>::load(L + std::int64_t(k0 + u) * H + h0);
           PORTKERN_UNROLL
           for (int u = 0; u < Unroll; ++u) {
-            if (k0 + u >= W) continue;
+            if (k0 + u >= classes) continue;
             kernel::vec<T, N> o;
             PORTKERN_UNROLL
             for (int e = 0; e < N; ++e) {
               const C onehot = target(item, e) == k0 + u ? C(1) : C(0);
               o[e] = narrow<T>(gamma(item, e) * (onehot - kernel::exp(widen(l[u][e]))));
             }
-            o.store(G + (k0 + u) * H + h0);
+            o.store(G + std::int64_t(k0 + u) * H + h0);
           }
         } else {
           T l[Unroll];
           PORTKERN_UNROLL
           for (int u = 0; u < Unroll; ++u)
-            if (k0 + u < W) l[u] = L[(k0 + u) * H + h0];
+            if (k0 + u < classes) l[u] = L[std::int64_t(k0 + u) * H + h0];
           PORTKERN_UNROLL
           for (int u = 0; u < Unroll; ++u) {
-            if (k0 + u >= W) continue;
+            if (k0 + u >= classes) continue;
             const C onehot = target(item, 0) == k0 + u ? C(1) : C(0);
-            G[(k0 + u) * H + h0] = narrow<T>(gamma(item, 0) * (onehot - kernel::exp(widen(l[u]))));
+            G[std::int64_t(k0 + u) * H + h0] = narrow<T>(gamma(item, 0) * (onehot - kernel::exp(widen(l[u]))));
           }
         }
       });

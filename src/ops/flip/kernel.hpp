@@ -12,7 +12,7 @@
 
 namespace portkern::ops::flip_impl {
 
-template <class T, int Items = 256, int PerItem = 4>
+template <class T, int Items = 256, int PerItem = 16>
 struct FlipKernel {
   using group_shape = kernel::Shape<Items>;
   static constexpr std::int64_t chunk = std::int64_t(Items) * PerItem;

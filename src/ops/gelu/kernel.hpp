@@ -12,11 +12,16 @@
 
 namespace portkern::ops::gelu_impl {
 
-// u = half(x + b) in half arithmetic; the GELU in float, rounded to half.
-PORTKERN_INLINE half gelu_bias_one(half x, half b) {
-  const float u = kernel::to_float(kernel::to_half(kernel::to_float(x) + kernel::to_float(b)));
+// The GELU of u in float, rounded to half.
+PORTKERN_INLINE half gelu_of(half h) {
+  const float u = kernel::to_float(h);
   const float t = kernel::tanh(0.79788456f * (u + 0.044715f * u * u * u));
   return kernel::to_half(0.5f * u * (1.f + t));
+}
+
+// u = half(x + b) in half arithmetic, then the GELU.
+PORTKERN_INLINE half gelu_bias_one(half x, half b) {
+  return gelu_of(kernel::to_half(kernel::to_float(x) + kernel::to_float(b)));
 }
 
 template <int V, int Items = 256, int PerItem = 4>
@@ -50,8 +55,16 @@ struct GeluKernel {
       for (int k = 0; k < PerItem; ++k) {
         if (at[k] < plan.total) {
           kernel::vec<half, V> y;
-          PORTKERN_UNROLL
-          for (int e = 0; e < V; ++e) y[e] = gelu_bias_one(x[k][e], b[k][e]);
+          if constexpr (V >= 2) {   // the bias add on pairs (one HADD2 on CUDA, as the native twin does)
+            PORTKERN_UNROLL
+            for (int e = 0; e < V; e += 2) {
+              const half2 u = kernel::add(half2{x[k][e], x[k][e + 1]}, half2{b[k][e], b[k][e + 1]});
+              y[e] = gelu_of(u.x);
+              y[e + 1] = gelu_of(u.y);
+            }
+          } else {
+            y[0] = gelu_bias_one(x[k][0], b[k][0]);
+          }
           y.store(src + at[k]);
         }
       }
