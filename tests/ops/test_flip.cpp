@@ -1,5 +1,5 @@
-// flip against its reference: every subset of dimensions of odd 1-4-D shapes, extents of 1, an empty
-// tensor, and bad arguments.
+// flip against its reference: every subset of dimensions of odd 1-4-D shapes, extents of 1, rows packed
+// several to a group, an empty tensor, and bad arguments.
 #include "op_testing.hpp"
 #include "ops/flip/reference.hpp"
 #include "portkern/ops/flip.hpp"
@@ -26,7 +26,11 @@ void check_flip(const Device& device, std::vector<std::int64_t> shape, std::vect
 }
 
 PORTKERN_OP_TEST(Flip, EverySubsetOfDimensions) {
-  const std::vector<std::vector<std::int64_t>> shapes = {{1}, {1031}, {7, 1}, {3, 1029}, {5, 1, 13, 257}, {2, 3, 5, 7}};
+  // {3, 7, 256}, {5, 768}: rows a multiple of the group's 256 items and shorter than its chunk, packed
+  // several to a group (also across a partial last group); 5000: a row of two chunks.
+  const std::vector<std::vector<std::int64_t>> shapes = {{1},         {1031},      {5000},     {7, 1},
+                                                         {3, 1029},   {5, 768},    {3, 7, 256}, {5, 1, 13, 257},
+                                                         {2, 3, 5, 7}};
   for (const auto& shape : shapes) {
     const int rank = int(shape.size());
     for (int mask = 0; mask < (1 << rank); ++mask) {

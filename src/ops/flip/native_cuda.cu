@@ -1,26 +1,58 @@
-// flip written directly in CUDA, for the portability comparison: the same plan (merged dimensions, one row
-// lookup per block), 256 threads, 16 elements per thread (16 KB per block: fewer, fuller blocks) at a stride of 256, read-only loads via __ldg.
+// flip written directly in CUDA, for the portability comparison: the same plan and layout as the portable
+// kernel (merged dimensions, 256 threads of 16 elements, all loads before the stores, short rows packed
+// several to a block), with __restrict__ pointers and read-only loads via __ldg.
 #include "ops/flip/backends.hpp"
+#include "ops/flip/kernel.hpp"
 #include "portkern/runtime/cuda_check.hpp"
 
 namespace portkern::ops::flip_impl {
 
 namespace {
 
-constexpr int threads = 256, per_thread = 16, chunk = threads * per_thread;
+constexpr int threads = 256, per_thread = 16;
+constexpr std::int64_t chunk = std::int64_t(threads) * per_thread;
 
 template <class T>
-__global__ void __launch_bounds__(threads) flip_native(Plan plan, std::int64_t chunks_per_row, const T* __restrict__ in,
+__global__ void __launch_bounds__(threads) flip_native(Plan plan, std::int64_t chunks_per_row,
+                                                       std::int64_t rows_per_group, const T* __restrict__ in,
                                                        T* __restrict__ out) {
-  const std::int64_t block = blockIdx.x;
-  const std::int64_t row = block / chunks_per_row, col0 = (block % chunks_per_row) * chunk;
+  const std::int64_t block = blockIdx.x, last = plan.length - 1;
+  T v[per_thread];
+  if (rows_per_group == 1) {
+    const std::int64_t row = block / chunks_per_row, col0 = (block % chunks_per_row) * chunk;
+    const T* src = in + source_row(plan, row) * plan.length;
+    T* dst = out + row * plan.length;
+#pragma unroll
+    for (int e = 0; e < per_thread; ++e) {
+      const std::int64_t c = col0 + e * threads + threadIdx.x;
+      if (c < plan.length) v[e] = __ldg(src + (plan.last_flipped ? last - c : c));
+    }
+#pragma unroll
+    for (int e = 0; e < per_thread; ++e) {
+      const std::int64_t c = col0 + e * threads + threadIdx.x;
+      if (c < plan.length) dst[c] = v[e];
+    }
+    return;
+  }
+  const std::int64_t row0 = block * rows_per_group;
+  const std::int64_t row_end = min(row0 + rows_per_group, plan.rows);
+  std::int64_t row = row0, col = threadIdx.x;
   const T* src = in + source_row(plan, row) * plan.length;
-  T* dst = out + row * plan.length;
-  const std::int64_t last = plan.length - 1;
 #pragma unroll
   for (int e = 0; e < per_thread; ++e) {
-    const std::int64_t c = col0 + e * threads + threadIdx.x;
-    if (c < plan.length) dst[c] = __ldg(src + (plan.last_flipped ? last - c : c));
+    if (row < row_end) v[e] = __ldg(src + (plan.last_flipped ? last - col : col));
+    col += threads;
+    if (col >= plan.length) {
+      col -= plan.length;
+      if (++row < row_end) src = in + source_row(plan, row) * plan.length;
+    }
+  }
+  row = row0, col = threadIdx.x;
+#pragma unroll
+  for (int e = 0; e < per_thread; ++e) {
+    if (row < row_end) out[row * plan.length + col] = v[e];
+    col += threads;
+    if (col >= plan.length) col -= plan.length, ++row;
   }
 }
 
@@ -28,11 +60,11 @@ __global__ void __launch_bounds__(threads) flip_native(Plan plan, std::int64_t c
 
 template <class T>
 void native_cuda(Queue& queue, const Plan& plan, const T* in, T* out) {
-  const std::int64_t chunks = (plan.length + chunk - 1) / chunk;
-  const std::int64_t blocks = plan.rows * chunks;
+  std::int64_t chunks_per_row, rows_per_group, blocks;
+  FlipKernel<T, threads, per_thread>::layout(plan, chunks_per_row, rows_per_group, blocks);
   if (blocks == 0) return;
-  flip_native<T><<<unsigned(blocks), threads, 0, static_cast<cudaStream_t>(queue.native_stream())>>>(plan, chunks, in,
-                                                                                                      out);
+  flip_native<T><<<unsigned(blocks), threads, 0, static_cast<cudaStream_t>(queue.native_stream())>>>(
+      plan, chunks_per_row, rows_per_group, in, out);
   PORTKERN_CUDA_CHECK("portkern::ops::flip (native)", cudaGetLastError());
 }
 template void native_cuda(Queue&, const Plan&, const float*, float*);
