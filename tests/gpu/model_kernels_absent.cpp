@@ -6,6 +6,11 @@
 namespace portkern::testing {
 
 void run_model_check_cuda(Queue&, const kernel::Range&, int*) { fail("run_model_check_cuda", "no CUDA back end"); }
-void run_group_check_cuda(Queue&, const kernel::Range&, const GroupCheck&) { fail("run_group_check_cuda", "no CUDA back end"); }
+template <class Kernel>
+void run_group_check_cuda(Queue&, const kernel::Range&, const Kernel&) {
+  fail("run_group_check_cuda", "no CUDA back end");
+}
+template void run_group_check_cuda(Queue&, const kernel::Range&, const GroupCheck&);
+template void run_group_check_cuda(Queue&, const kernel::Range&, const GroupCheckWarps&);
 
 }  // namespace portkern::testing
