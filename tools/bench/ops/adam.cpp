@@ -18,15 +18,6 @@ namespace adam_impl = portkern::ops::adam_impl;
 using portkern::ops::AdamMode;
 using portkern::ops::AdamOptions;
 
-double max_abs_diff(const std::vector<float>& got, const std::vector<double>& want) {
-  double worst = 0;
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    const double d = std::abs(double(got[i]) - want[i]);
-    worst = std::isnan(d) ? INFINITY : std::max(worst, d);
-  }
-  return worst;
-}
-
 OpResult run_adam(OpContext& ctx, std::int64_t count, int steps, AdamMode mode) {
   Queue& q = ctx.queue;
   const auto n = std::size_t(count);

@@ -19,15 +19,6 @@ namespace {
 namespace meanshift_impl = portkern::ops::meanshift_impl;
 using portkern::ops::MeanShiftKernel;
 
-double max_abs_diff(const std::vector<float>& got, const std::vector<double>& want) {
-  double worst = 0;
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    const double d = std::abs(double(got[i]) - want[i]);
-    worst = std::isnan(d) ? INFINITY : std::max(worst, d);
-  }
-  return worst;
-}
-
 OpResult run_meanshift(OpContext& ctx, std::int64_t n, MeanShiftKernel kind) {
   Queue& q = ctx.queue;
   const float sigma = 4.f, radius2 = 60.f;

@@ -12,6 +12,8 @@
 //   }
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -77,6 +79,16 @@ struct OpResult {
 };
 
 using OpBench = std::vector<OpResult> (*)(OpContext&);
+
+// max |got[i] - want[i]| over want's elements; infinity if any difference is NaN.
+inline double max_abs_diff(const std::vector<float>& got, const std::vector<double>& want) {
+  double worst = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const double d = std::abs(double(got[i]) - want[i]);
+    worst = std::isnan(d) ? INFINITY : std::max(worst, d);
+  }
+  return worst;
+}
 
 struct Registration {
   Registration(const char* op, bool compute_bound, OpBench bench);
