@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Render `portkern report --json FILE` as an HTML page with one PNG chart per device and part.
+"""Render `portkern report --json FILE` as an HTML page with one PNG chart per device and part, and a table of
+the DNN operators.
 
 Usage: python3 tools/report/html_report.py build/report.json build/report/
 Writes DIR/index.html and DIR/<device>-<part>.png (ratios to the vendor per shape or layer, 1.0 marked).
@@ -49,6 +50,19 @@ def chart(rows, label, title, ylabel, path):
     plt.close(fig)
 
 
+def ops_table(rows):
+    """The DNN operators: time, bandwidth, native twin (GPU) and check, one line per benchmark row."""
+    def num(v, fmt):
+        return "-" if v is None else format(v, fmt)
+    head = ("<tr><th>operator</th><th>variant</th><th>ms</th><th>GB/s</th><th>of copy</th><th>GFLOP/s</th>"
+            "<th>native ms</th><th>portable / native time</th><th>max error</th><th>verified</th></tr>")
+    lines = [f"<tr><td>{html.escape(r['op'])}</td><td>{html.escape(r['variant'])}</td><td>{num(r['time_ms'], '.4f')}</td>"
+             f"<td>{num(r['gbps'], '.1f')}</td><td>{r['fraction_of_copy']:.0%}</td><td>{num(r['gflops'], '.1f')}</td>"
+             f"<td>{num(r['native_time_ms'], '.4f')}</td><td>{num(r['ratio'], '.3f')}</td>"
+             f"<td>{r['max_error']:.1e}</td><td>{'yes' if r['ok'] else 'NO'}</td></tr>" for r in rows]
+    return "<h3>DNN operators (seed 004)</h3><table border=1 cellpadding=3>" + head + "".join(lines) + "</table>"
+
+
 def main():
     report = json.load(open(sys.argv[1]))
     out = Path(sys.argv[2])
@@ -72,6 +86,8 @@ def main():
         body.append("<table border=1 cellpadding=4><tr><th>part</th><th>geomean ratio</th><th>rows</th></tr>"
                     + "".join(summary) + "</table>")
         body.extend(charts)
+        if entry.get("ops"):
+            body.append(ops_table(entry["ops"]))
     (out / "index.html").write_text("<!doctype html><html><head><meta charset='utf-8'><title>portkern report</title>"
                                     "</head><body style='font-family:sans-serif'>" + "\n".join(body) + "</body></html>")
     print(f"wrote {out / 'index.html'}")
