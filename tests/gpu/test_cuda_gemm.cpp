@@ -1,5 +1,8 @@
 // GEMM on a GPU: every deployed family and configuration against the float64 reference, and memory of the
 // wrong device.
+#include <cfloat>
+#include <cmath>
+
 #include "gemm_cases.hpp"
 
 namespace portkern::testing {
@@ -14,6 +17,40 @@ TEST_P(GemmCuda, FloatMatchesReference) {
 TEST_P(GemmCuda, DoubleMatchesReference) {
   PORTKERN_REQUIRE_GPU();
   for (const auto& c : gemm_cases()) check_gemm<double>(Device::cuda(0), c, GetParam());
+}
+
+// IEEE special values come through every kernel as they would through a float64 product: a row of A with an
+// Inf gives Inf (B is positive), a row with a NaN gives NaN, and a row holding FLT_MAX stays finite (3xTF32
+// splits each operand into two tf32 parts: rounding FLT_MAX to tf32 carries to Inf, Inf - Inf is NaN).
+TEST_P(GemmCuda, IeeeSpecialValuesPropagate) {
+  PORTKERN_REQUIRE_GPU();
+  const std::int64_t m = 70, n = 40, k = 33;
+  Queue q(Device::cuda(0));
+  auto a = random_vector<float>(std::size_t(m * k), 11), b = random_vector<float>(std::size_t(k * n), 12);
+  for (auto& x : a) x = std::abs(x);
+  for (auto& x : b) x = std::abs(x) * 0.25f;
+  a[3 + 5 * m] = INFINITY;
+  a[7 + 2 * m] = NAN;
+  a[11 + 0 * m] = FLT_MAX;
+  Buffer<float> da(q.device(), m * k), db(q.device(), k * n), dc(q.device(), m * n);
+  da.upload(q, a);
+  db.upload(q, b);
+  q.fill(dc.data(), 1.f, dc.size());
+  gemm<float>(q, Op::none, Op::none, m, n, k, 1.f, da.data(), m, db.data(), k, 0.f, dc.data(), m, GetParam());
+  const auto c = dc.download(q);
+  for (std::int64_t j = 0; j < n; ++j)
+    for (std::int64_t i = 0; i < m; ++i) {
+      double want = 0;
+      for (std::int64_t l = 0; l < k; ++l) want += double(a[i + l * m]) * double(b[l + j * k]);
+      const float got = c[i + j * m];
+      if (std::isnan(want)) {
+        ASSERT_TRUE(std::isnan(got)) << "C(" << i << ", " << j << ") = " << got << ", want NaN";
+      } else if (std::isinf(want)) {
+        ASSERT_EQ(got, float(want)) << "C(" << i << ", " << j << ")";
+      } else {
+        ASSERT_NEAR(got, want, 1e-5 * std::abs(want)) << "C(" << i << ", " << j << ")";
+      }
+    }
 }
 
 // Listed without a GPU too (the deployment is compiled in), so that the tests exist and report as skipped.
