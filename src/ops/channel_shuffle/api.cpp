@@ -28,10 +28,7 @@ void channel_shuffle_any(Queue& queue, bool nhwc, std::int64_t n, std::int64_t c
   if (n == 0 || c == 0 || hw == 0) return;
   queue.check_pointer(in, function, "in");
   queue.check_pointer(out, function, "out");
-  channel_shuffle_impl::Plan plan;
-  plan.n = n, plan.c = c, plan.hw = hw, plan.groups = groups, plan.k = c / groups, plan.nhwc = nhwc;
-  plan.vector = !nhwc && hw % 4 == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
-                reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  const auto plan = channel_shuffle_impl::make_plan(nhwc, n, c, hw, groups, in, out);
   if (queue.device().is_cpu()) return channel_shuffle_impl::portable_cpu(queue, plan, in, out);
 #if PORTKERN_HAVE_CUDA
   channel_shuffle_impl::portable_cuda(queue, plan, in, out);

@@ -14,6 +14,16 @@ struct Plan {
   bool vector = false;   // NCHW: hw % 4 == 0 and both pointers 16-byte aligned
 };
 
+// The plan of a call (arguments checked by the caller); the vector path needs both pointers 16-byte aligned.
+inline Plan make_plan(bool nhwc, std::int64_t n, std::int64_t c, std::int64_t hw, std::int64_t groups, const float* in,
+                      const float* out) {
+  Plan plan;
+  plan.n = n, plan.c = c, plan.hw = hw, plan.groups = groups, plan.k = c / groups, plan.nhwc = nhwc;
+  plan.vector = !nhwc && hw % 4 == 0 && reinterpret_cast<std::uintptr_t>(in) % 16 == 0 &&
+                reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  return plan;
+}
+
 // The input channel that output channel `co` reads.
 PORTKERN_INLINE std::int64_t source_channel(const Plan& plan, std::int64_t co) {
   return (co % plan.groups) * plan.k + co / plan.groups;

@@ -54,6 +54,25 @@ void OpContext::dump_bytes(const std::string& variant, const nlohmann::json& par
   std::ofstream(manifest_path) << manifest.dump(2);
 }
 
+std::string ChannelShape::name() const {
+  const std::string side = std::to_string(h);
+  return std::string(nhwc ? "NHWC " : "NCHW ") + std::to_string(n) + "x" + std::to_string(c) + "x" + side + "x" + side;
+}
+
+nlohmann::json ChannelShape::params() const {
+  return {{"layout", nhwc ? "nhwc" : "nchw"}, {"n", n}, {"c", c}, {"h", h}, {"w", h}};
+}
+
+std::vector<ChannelShape> channel_sweep(bool small) {
+  const std::vector<std::int64_t> ns = small ? std::vector<std::int64_t>{1, 4} : std::vector<std::int64_t>{1, 16, 64};
+  const std::vector<std::int64_t> cs = small ? std::vector<std::int64_t>{32, 128} : std::vector<std::int64_t>{32, 512};
+  std::vector<ChannelShape> shapes;
+  for (const bool nhwc : {false, true})
+    for (const std::int64_t n : ns)
+      for (const std::int64_t c : cs) shapes.push_back({nhwc, n, c, small ? 112 : 224});
+  return shapes;
+}
+
 nlohmann::json bench_ops(const Device& device, const OpBenchOptions& options) {
   if (!options.op.empty() && !registry().count(options.op)) {
     std::string known;

@@ -90,6 +90,23 @@ inline double max_abs_diff(const std::vector<float>& got, const std::vector<doub
   return worst;
 }
 
+// The spec's sweep for the channel operators (channelShuffle, channelSum): NCHW then NHWC, N x C at H = W =
+// 224. Default N {1, 16, 64} x C {32, 512}, the corners and middle of the spec's 12 shapes (all 12 spend
+// four minutes of the GPU machine's host time generating and checking 1.6e9-element tensors); small: N {1, 4}
+// x C {32, 128} at 112 x 112.
+struct ChannelShape {
+  bool nhwc;
+  std::int64_t n, c, h;   // w == h
+  std::int64_t hw() const { return h * h; }
+  std::int64_t numel() const { return n * c * h * h; }
+  std::vector<std::int64_t> dims() const {   // the tensor's shape in its layout
+    return nhwc ? std::vector<std::int64_t>{n, h, h, c} : std::vector<std::int64_t>{n, c, h, h};
+  }
+  std::string name() const;       // "NCHW 1x32x224x224"
+  nlohmann::json params() const;  // {"layout", "n", "c", "h", "w"}
+};
+std::vector<ChannelShape> channel_sweep(bool small);
+
 struct Registration {
   Registration(const char* op, bool compute_bound, OpBench bench);
 };
