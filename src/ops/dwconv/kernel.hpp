@@ -3,8 +3,9 @@
 // group). Item (x, y) computes column x of rows 8y .. 8y+7 of the tile: it walks the 8 + k - 1 input rows
 // that feed them once, loads the k taps of each (coalesced across x; out-of-image taps are 0) and adds
 // them into every output row that uses that input row (register reuse: (8 + k - 1) * k loads for 8 * k * k
-// multiply-adds). The m output channels reuse the tile through the cache (L1 on CUDA). The weights of the
-// current channel are uniform values (registers on CUDA). Kc = 1, 3, 5 are unrolled; Kc = 0 is the generic k.
+// multiply-adds). For k <= 3 the item keeps its taps in registers for all m output channels; for larger k
+// the m output channels reuse the tile through the cache (L1 on CUDA). The weights of the current channel
+// are uniform values (registers on CUDA). Kc = 1, 3, 5 are unrolled; Kc = 0 is the generic k.
 #pragma once
 
 #include <cstdint>
