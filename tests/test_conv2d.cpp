@@ -1,6 +1,6 @@
 // The convolution and pooling on the CPU: every algorithm and every instantiated configuration against the
-// float64 reference (conv2d_cases.hpp), the rule's choice, pre-transformed Winograd weights, pooling, and
-// the descriptor and pointer checks.
+// float64 reference (conv2d_cases.hpp), the deployment's choice (always applicable), pre-transformed Winograd
+// weights, pooling, and the descriptor and pointer checks.
 #include "conv2d_cases.hpp"
 
 namespace portkern::testing {
@@ -24,12 +24,35 @@ TEST(Conv2dCpuApi, WinogradWithPretransformedFilter) {
   check_all_cases(Device::cpu(), {"winograd", "winograd/f4"}, true);
 }
 
-TEST(Conv2dCpuApi, RuleFollowsTheShape) {
+// Whatever the generated deployment (deploy/<class>/conv2d.hpp) picks, the pick runs the descriptor: on the
+// networks' layers and on shapes unlike any it was tuned on (where a pick that does not apply falls back to
+// im2col); dilation always takes the direct path.
+TEST(Conv2dCpuApi, SelectionAlwaysApplies) {
   const Device cpu = Device::cpu();
-  EXPECT_EQ(conv2d_select(cpu, conv_desc(1, 56, 56, 64, 256, 1, 1, 1, 1, {0, 0, 0, 0})).algorithm, "gemm_1x1");
-  EXPECT_EQ(conv2d_select(cpu, conv_desc(1, 56, 56, 64, 64, 3, 3, 1, 1, {1, 1, 1, 1})).algorithm, "winograd");
-  EXPECT_EQ(conv2d_select(cpu, conv_desc(1, 56, 56, 64, 64, 3, 3, 2, 2, {1, 1, 1, 1})).algorithm, "im2col");
-  EXPECT_EQ(conv2d_select(cpu, conv_desc(1, 56, 56, 64, 64, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2)).algorithm, "direct");
+  std::vector<Conv2dDesc> shapes;
+  for (std::int64_t batch : {1, 3, 16}) {
+    shapes.push_back(conv_desc(batch, 56, 56, 64, 256, 1, 1, 1, 1, {0, 0, 0, 0}));      // ResNet 1x1
+    shapes.push_back(conv_desc(batch, 14, 14, 256, 256, 3, 3, 1, 1, {1, 1, 1, 1}));    // ResNet 3x3
+    shapes.push_back(conv_desc(batch, 56, 56, 64, 64, 3, 3, 2, 2, {1, 1, 1, 1}));      // 3x3 stride 2
+    shapes.push_back(conv_desc(batch, 224, 224, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1}));     // VGG conv1_1
+    shapes.push_back(conv_desc(batch, 230, 230, 3, 64, 7, 7, 2, 2, {0, 0, 0, 0}));     // ResNet conv1
+    shapes.push_back(conv_desc(batch, 28, 28, 32, 48, 1, 1, 2, 2, {0, 0, 0, 0}));      // 1x1 stride 2
+    shapes.push_back(conv_desc(batch, 28, 28, 32, 48, 1, 1, 1, 1, {1, 1, 1, 1}));      // 1x1, padded
+    shapes.push_back(conv_desc(batch, 17, 17, 24, 40, 5, 5, 1, 1, {2, 2, 2, 2}));      // 5x5
+    shapes.push_back(conv_desc(batch, 17, 17, 24, 40, 1, 7, 1, 1, {0, 0, 3, 3}));      // Inception 1x7
+    shapes.push_back(conv_desc(batch, 227, 227, 3, 96, 11, 11, 4, 4, {0, 0, 0, 0}));   // AlexNet conv1
+    shapes.push_back(conv_desc(batch, 9, 9, 1, 1, 3, 3, 1, 1, {0, 0, 0, 0}));          // one channel
+  }
+  for (const Conv2dDesc& d : shapes) {
+    const Conv2dSelection pick = conv2d_select(cpu, d);
+    std::string why;
+    EXPECT_TRUE(conv2d_supports(cpu, d, {pick.algorithm, pick.config}, &why))
+        << pick.config << " for " << d.window_h << "x" << d.window_w << "/" << d.stride_h << ": " << why;
+    EXPECT_NE(pick.reason.find("deploy/cpu-"), std::string::npos) << pick.reason;
+    if (pick.reason.find("does not apply") != std::string::npos) EXPECT_EQ(pick.config, "im2col/chunked");
+  }
+  const Conv2dSelection dilated = conv2d_select(cpu, conv_desc(1, 56, 56, 64, 64, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2));
+  EXPECT_EQ(dilated.algorithm, "direct");
 }
 
 TEST(Conv2dCpuApi, SameAndValidPadding) {

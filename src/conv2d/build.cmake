@@ -15,6 +15,8 @@ endif()
 target_sources(portkern_cli PRIVATE
   tools/cli/cmd_bench_conv2d.cpp
   tools/bench/conv2d_bench.cpp
+  tools/bench/conv2d_operands.cpp
+  tools/bench/conv2d_tuner.cpp
   tools/bench/vendor_conv2d_cpu.cpp
   tools/bench/vendor_conv2d_cuda.cpp)
 # cuDNN, for the GPU benchmark's comparison only (optional: without it the rows have no GPU vendor).

@@ -1,15 +1,31 @@
-// Hand-written deployment of the convolution (until `portkern tune conv2d` generates one per device class):
-// the `tiled` configurations this build instantiates on each back end. The rule that picks an algorithm per
-// call is in rule.cpp.
+// The convolution's deployment on each back end of this build: the generated selector
+// (deploy/<device-class>/conv2d.hpp, written by `portkern tune conv2d --deploy`) that picks an algorithm and
+// configuration per call, and the `tiled` configurations the library instantiates.
 #pragma once
 
 #include <array>
 #include <string_view>
 
+#include "deploy/cuda-sm90/conv2d.hpp"
+
+#if defined(__AVX512F__)
+#include "deploy/cpu-avx512/conv2d.hpp"
+#else
+#include "deploy/cpu-avx2/conv2d.hpp"
+#endif
+
 namespace portkern::conv2d_impl {
 
-// Small tiles with scalar channels for tiny channel counts, 2x2 to 4x4 tiles with vectors of 4 for the
-// rest; one of each vector width so that the tests cover every code path of the family.
+#if defined(__AVX512F__)
+using CpuDeployment = deploy::cpu_avx512::conv2d;
+#else
+using CpuDeployment = deploy::cpu_avx2::conv2d;
+#endif
+using CudaDeployment = deploy::cuda_sm90::conv2d;
+
+// The tiled configurations instantiated (hand-picked, not tuned: every code path of the family, so that the
+// tests cover it). Small tiles with scalar channels for tiny channel counts, 2x2 to 4x4 tiles with vectors
+// of 4 for the rest; one of each vector width. The tuner measures them all; the selector picks among them.
 inline constexpr std::array<std::string_view, 8> tiled_deployed = {
     "tiled/t1x1_c1_k1", "tiled/t1x4_c1_k4", "tiled/t2x2_c2_k2", "tiled/t2x4_c4_k4",
     "tiled/t4x4_c4_k4", "tiled/t4x4_c1_k1", "tiled/t4x2_c4_k1", "tiled/t1x2_c2_k4"};

@@ -1,11 +1,12 @@
-// The rule, in order (first match wins):
-//   dilation > 1                                  -> direct (the only algorithm that takes it)
-//   1x1 window, stride 1, no padding              -> gemm_1x1 (the input is the GEMM operand)
-//   3x3, stride 1, in_c >= 16 and out_c >= 16     -> winograd: F(4x4) when the output is at least 20 x 20,
-//                                                    else F(2x2) (measured on the CPU: at 14x14 and 7x7, F(2x2)'s
-//                                                    larger GEMMs and fewer partial tiles win)
-//   anything else                                 -> im2col (chunked on the CPU, whole on a GPU)
+// The selection, in order:
+//   dilation > 1   -> direct (the only algorithm that takes it)
+//   otherwise      -> the generated deployment's pick for the device class (deploy/<class>/conv2d.hpp): its
+//                     family tree chooses the algorithm, the algorithm's tree the configuration
+//   a pick that does not apply to the descriptor (a shape unlike the tuning set's, e.g. Winograd for a 5x5
+//   window) -> im2col, which takes any undilated convolution (chunked on the CPU, whole on a GPU)
 #include "conv2d/rule.hpp"
+
+#include "conv2d/deployment.hpp"
 
 namespace portkern::conv2d_impl {
 
@@ -35,16 +36,32 @@ bool applies(const std::string& algorithm, const Conv2dDesc& d, std::string* why
   return no("unknown algorithm (direct, tiled, im2col, gemm_1x1, winograd)");
 }
 
+namespace {
+
+deploy::ConvProblem problem(const Conv2dDesc& d) {
+  return {d.batch,    d.in_h,     d.in_w,     d.in_c,    d.out_h,   d.out_w,  d.out_c,
+          d.window_h, d.window_w, d.stride_h, d.stride_w, d.pad_top, d.pad_left};
+}
+
+template <class D>
+Conv2dSelection deployed_pick(const deploy::ConvProblem& p) {
+  deploy::Path path;
+  const std::string_view family = D::families[D::select_family(p, &path)];
+  const std::string_view config = D::configs_of(family)[D::select_in(family, p, &path)];
+  return {std::string(family), std::string(config),
+          "deploy/" + std::string(D::device_class) + "/conv2d.hpp: " + (path.str().empty() ? "one choice" : path.str())};
+}
+
+}  // namespace
+
 Conv2dSelection select(const Device& device, const Conv2dDesc& d) {
   if (d.dilation_h != 1 || d.dilation_w != 1) return {"direct", "direct/default", "dilation > 1"};
-  if (applies("gemm_1x1", d, nullptr)) return {"gemm_1x1", "gemm_1x1/default", "1x1 window, stride 1, no padding"};
-  if (applies("winograd", d, nullptr) && d.in_c >= 16 && d.out_c >= 16) {
-    if (d.out_h >= 20 && d.out_w >= 20)
-      return {"winograd", "winograd/f4", "3x3 stride 1, channels >= 16, output >= 20x20"};
-    return {"winograd", "winograd/f2", "3x3 stride 1, channels >= 16, output < 20x20"};
-  }
-  if (device.is_cpu()) return {"im2col", "im2col/chunked", "default (CPU: patches in cache-sized chunks)"};
-  return {"im2col", "im2col/whole", "default (GPU: all patches at once)"};
+  const deploy::ConvProblem p = problem(d);
+  Conv2dSelection pick = device.is_cpu() ? deployed_pick<CpuDeployment>(p) : deployed_pick<CudaDeployment>(p);
+  std::string why;
+  if (applies(pick.algorithm, d, &why)) return pick;
+  const std::string im2col = device.is_cpu() ? "im2col/chunked" : "im2col/whole";
+  return {"im2col", im2col, pick.reason + " -> " + pick.config + ", which does not apply (" + why + "): " + im2col};
 }
 
 }  // namespace portkern::conv2d_impl

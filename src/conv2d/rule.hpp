@@ -1,5 +1,5 @@
-// The hand-written rule that picks a convolution algorithm and configuration per call (until tuning
-// replaces it), and what each algorithm accepts.
+// The rule that picks a convolution algorithm and configuration per call (through the generated deployment,
+// see rule.cpp), and what each algorithm accepts.
 #pragma once
 
 #include <string>

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "bench/conv2d_operands.hpp"
 #include "bench/device_info.hpp"
 #include "bench/gemm_bench.hpp"
 #include "bench/measure.hpp"
@@ -20,6 +21,10 @@
 #include "portkern/runtime/buffer.hpp"
 
 namespace portkern::bench {
+
+std::string conv_shapes_path(const std::string& net) {
+  return net.find('/') != std::string::npos || net.ends_with(".csv") ? net : data_dir() + "/shapes/conv_" + net + ".csv";
+}
 
 std::vector<ConvLayer> read_conv_layers(const std::string& path) {
   const char* fn = "portkern bench conv2d";
@@ -61,35 +66,6 @@ Conv2dDesc layer_desc(const ConvLayer& l, std::int64_t batch) {
 
 namespace {
 
-// Largest |out - ref| / sum |x w| over 64 sampled outputs (NaN: unwritten or wrong).
-double max_rel_error(Queue& q, const Conv2dDesc& d, const std::vector<float>& in, const std::vector<float>& f,
-                     const float* output) {
-  std::vector<float> got(std::size_t(d.batch * d.out_h * d.out_w * d.out_c));
-  q.copy(got.data(), output, got.size());
-  q.wait();
-  std::mt19937 rng(7);
-  double worst = 0;
-  for (int sample = 0; sample < 64; ++sample) {
-    const std::int64_t n = rng() % d.batch, oy = rng() % d.out_h, ox = rng() % d.out_w, k = rng() % d.out_c;
-    double sum = 0, magnitude = 0;
-    for (std::int64_t r = 0; r < d.window_h; ++r)
-      for (std::int64_t s = 0; s < d.window_w; ++s) {
-        const std::int64_t iy = oy * d.stride_h + r - d.pad_top, ix = ox * d.stride_w + s - d.pad_left;
-        if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) continue;
-        for (std::int64_t c = 0; c < d.in_c; ++c) {
-          const double p = double(in[std::size_t(((n * d.in_h + iy) * d.in_w + ix) * d.in_c + c)]) *
-                           f[std::size_t(((r * d.window_w + s) * d.in_c + c) * d.out_c + k)];
-          sum += p;
-          magnitude += std::abs(p);
-        }
-      }
-    const double e = std::abs(double(got[std::size_t(((n * d.out_h + oy) * d.out_w + ox) * d.out_c + k)]) - sum) /
-                     std::max(magnitude, 1e-300);
-    if (!(e <= worst)) worst = e;
-  }
-  return worst;
-}
-
 // The algorithms measured for a descriptor: each applicable one with its default configuration (winograd
 // both tile sizes, with weights transformed once, before timing).
 std::vector<Conv2dChoice> candidates(const Device& device, const Conv2dDesc& d, const std::vector<std::string>& only) {
@@ -110,25 +86,15 @@ std::vector<Conv2dChoice> candidates(const Device& device, const Conv2dDesc& d, 
 nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOptions& options,
                            const std::vector<VendorConv2d>& vendors) {
   const Conv2dDesc d = conv2d_complete(layer_desc(layer, options.batch));
-  const std::int64_t in_count = d.batch * d.in_h * d.in_w * d.in_c, f_count = d.window_h * d.window_w * d.in_c * d.out_c;
-  const std::int64_t out_count = d.batch * d.out_h * d.out_w * d.out_c;
-  std::mt19937 rng(unsigned(in_count + f_count));
-  std::uniform_real_distribution<double> uniform(-1, 1);
-  std::vector<float> host_in(static_cast<std::size_t>(in_count)), host_f(static_cast<std::size_t>(f_count));
-  for (auto& x : host_in) x = float(uniform(rng));
-  for (auto& x : host_f) x = float(uniform(rng));
-  Buffer<float> input(q.device(), in_count), filter(q.device(), f_count), output(q.device(), out_count);
-  input.upload(q, host_in);
-  filter.upload(q, host_f);
-  const double flops = 2.0 * d.batch * d.out_h * d.out_w * d.out_c * d.in_c * d.window_h * d.window_w;
+  ConvOperands data(q, d);
   const double sample_ms = default_sample_ms(q, options.quick);
   auto time_call = [&](const std::function<void()>& call, double* error) {
-    q.fill(output.data(), std::numeric_limits<float>::quiet_NaN(), output.size());
+    data.poison();
     call();
-    if (error) *error = max_rel_error(q, d, host_in, host_f, output.data());
+    if (error) *error = data.max_rel_error();
     const Measurement t = measure(q, call, sample_ms, options.quick ? 5 : 9);
     if (q.device().is_cpu()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    return flops / (t.median_ms * 1e-3) / 1e9;
+    return data.flops() / (t.median_ms * 1e-3) / 1e9;
   };
 
   nlohmann::json row = {{"op", "conv2d"}, {"layer", layer.name}, {"batch", d.batch}, {"window", layer.window},
@@ -136,13 +102,8 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
                         {"out_h", d.out_h}, {"out_w", d.out_w}, {"out_k", d.out_c}, {"pad", d.pad_top}};
   nlohmann::json algorithms = nlohmann::json::object();
   for (const auto& c : candidates(q.device(), d, options.algorithms)) {
-    double error = 0, gflops = 0;
-    if (c.algorithm == "winograd") {
-      const WinogradFilter w = winograd_transform_filter(q, d.in_c, d.out_c, filter.data(), c.config == "winograd/f2" ? 2 : 4);
-      gflops = time_call([&] { conv2d_winograd(q, d, input.data(), w, output.data()); }, &error);
-    } else {
-      gflops = time_call([&] { conv2d(q, d, input.data(), filter.data(), output.data(), c); }, &error);
-    }
+    double error = 0;
+    const double gflops = time_call(data.call(c), &error);
     algorithms[c.config] = {{"algorithm", c.algorithm}, {"config", c.config}, {"gflops", gflops}, {"max_rel_error", error}};
   }
   row["algorithms"] = algorithms;
@@ -155,7 +116,7 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
     row["max_rel_error"] = algorithms[pick.config]["max_rel_error"];
   } else {   // --algo left the pick out: time it too
     double error = 0;
-    row["gflops"] = time_call([&] { conv2d(q, d, input.data(), filter.data(), output.data()); }, &error);
+    row["gflops"] = time_call(data.call(), &error);
     row["max_rel_error"] = error;
   }
   nlohmann::json refs = nlohmann::json::object();
@@ -163,7 +124,7 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
   double best_gflops = 0;
   for (const auto& v : vendors) {
     std::string impl;
-    const auto call = v.prepare(q, d, input.data(), filter.data(), output.data(), &impl);
+    const auto call = v.prepare(q, d, data.input(), data.filter(), data.output(), &impl);
     if (!call) continue;
     double error = 0;
     const double g = time_call(call, &error);
@@ -181,10 +142,7 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
 }  // namespace
 
 nlohmann::json bench_conv2d(const Device& device, const Conv2dBenchOptions& options) {
-  const std::string path = options.net.find('/') != std::string::npos || options.net.ends_with(".csv")
-                               ? options.net
-                               : data_dir() + "/shapes/conv_" + options.net + ".csv";
-  const auto layers = read_conv_layers(path);
+  const auto layers = read_conv_layers(conv_shapes_path(options.net));
   Queue q(device, options.threads);
   const auto vendors = vendor_conv2d(device, q.cpu_threads());
   nlohmann::json rows = nlohmann::json::array();
@@ -227,7 +185,7 @@ void print_conv2d(const nlohmann::json& result) {
     table.add(cells);
   }
   table.print(std::cout);
-  std::cout << "geomean ratio (rule's pick / vendor): " << fixed(geomean_ratio(rows), 3) << " over " << rows.size()
+  std::cout << "geomean ratio (library's pick / vendor): " << fixed(geomean_ratio(rows), 3) << " over " << rows.size()
             << " layers (winograd timed with weights transformed once, as the vendor's weights are reordered once)\n";
 }
 

@@ -1,16 +1,14 @@
 #include "bench/tuner.hpp"
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <set>
 #include <sstream>
 #include <thread>
 
 #include "bench/gemm_operands.hpp"
 #include "bench/measure.hpp"
 #include "bench/progress.hpp"
+#include "bench/tuning_csv.hpp"
 #include "gemm/tiled_config.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/error.hpp"
@@ -27,24 +25,6 @@ std::string key(const std::string& family, const std::string& config, const Gemm
   k << family << ',' << config << ',' << s.m << ',' << s.n << ',' << s.k << ',' << s.batch << ',' << s.trans_a << ','
     << s.trans_b;
   return k.str();
-}
-
-// Keys of the rows already measured in `path` (family,config,m,n,k,batch,trans_a,trans_b).
-std::set<std::string> measured_rows(const std::string& path) {
-  std::set<std::string> done;
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::stringstream row(line);
-    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
-    if (cells.size() < 13) continue;   // a row cut short by an interruption is measured again
-    const GemmShape s{std::stoll(cells[4]), std::stoll(cells[5]), std::stoll(cells[6]), std::stoll(cells[7]),
-                      cells[8] == "1", cells[9] == "1"};
-    done.insert(key(cells[2], cells[3], s));
-  }
-  return done;
 }
 
 }  // namespace
@@ -92,25 +72,20 @@ void tune_gemm(const Device& device, const TuneOptions& options) {
   const double time_ms = options.time_ms > 0 ? options.time_ms : device.is_cpu() ? 20 : 2;
   const int pause_ms = options.pause_ms >= 0 ? options.pause_ms : device.is_cpu() ? 5 : 0;
 
-  std::filesystem::create_directories(std::filesystem::path(options.out).parent_path());
-  const bool fresh = !std::filesystem::exists(options.out) || std::filesystem::file_size(options.out) == 0;
-  const auto done = measured_rows(options.out);
-  std::ofstream csv(options.out, std::ios::app);
-  if (!csv) fail("portkern tune", "cannot write " + options.out);
-  if (fresh) csv << header << '\n';
+  TuningCsv csv(options.out, header);
 
   std::size_t todo = 0;
   for (const auto& s : shapes)
-    for (const auto& [family, config] : configs) todo += !done.count(key(family, config, s));
+    for (const auto& [family, config] : configs) todo += !csv.measured(key(family, config, s));
   std::cerr << "tuning " << configs.size() << " configurations x " << shapes.size() << " shapes on "
             << device.name() << ": " << todo << " to measure, " << (configs.size() * shapes.size() - todo)
-            << " already in " << options.out << '\n';
+            << " already in " << csv.path() << '\n';
   Progress progress(todo);
 
   for (const auto& s : shapes) {
     std::unique_ptr<Operands<float>> ops;
     for (const auto& [family, config] : configs) {
-      if (done.count(key(family, config, s))) continue;
+      if (csv.measured(key(family, config, s))) continue;
       if (!ops) ops = std::make_unique<Operands<float>>(q, s);
       const GemmChoice choice{family, config};
       int turn = 0;
@@ -149,9 +124,7 @@ void tune_gemm(const Device& device, const TuneOptions& options) {
         failure = e.what();
         q = Queue(device, options.threads);   // a failed launch may leave the queue in any state
       }
-      csv << device_class << ",gemm," << family << ',' << config << ',' << s.m << ',' << s.n << ',' << s.k << ','
-          << s.batch << ',' << int(s.trans_a) << ',' << int(s.trans_b) << ',' << gflops << ','
-          << (failure.empty() ? std::to_string(median_ms) : "") << ',' << reps << std::endl;
+      csv.append(device_class, "gemm", key(family, config, s), gflops, median_ms, failure.empty() ? reps : 0);
       progress.step(config + (failure.empty() ? "" : " (failed)"));
       if (pause_ms) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
     }

@@ -1,19 +1,22 @@
-// portkern select gemm --device D --shapes FILE [--family F] [--json FILE]: what the deployment picks for
+// portkern select gemm --device D --shapes FILE [--family F] [--json FILE] and
+// portkern select conv2d --device D --nets N... --batches B... [--json FILE]: what the deployment picks for
 // each shape, and the path through its decision trees — without running anything.
 #include <filesystem>
 #include <iostream>
 
+#include "bench/conv2d_bench.hpp"
 #include "bench/shapes.hpp"
 #include "bench/table.hpp"
 #include "cli/commands.hpp"
 #include "portkern/blas.hpp"
+#include "portkern/dnn.hpp"
 
 namespace portkern::cli {
 
-void add_select(CLI::App& app) {
-  auto* select = app.add_subcommand("select", "Show the deployment's choice per shape (runs nothing)");
-  select->require_subcommand(1);
-  auto* gemm = select->add_subcommand("gemm", "GEMM");
+namespace {
+
+void add_select_gemm(CLI::App& select) {
+  auto* gemm = select.add_subcommand("gemm", "GEMM");
   static std::string device = "cpu", shapes = "nets-quick", family, json;
   gemm->add_option("--device", device, "cpu or cuda:N (a device class's deployment is compiled in)")->capture_default_str();
   gemm->add_option("--shapes", shapes, "A CSV naming m,k,n,batch, or a set name")->capture_default_str();
@@ -35,6 +38,48 @@ void add_select(CLI::App& app) {
     table.print(std::cout);
     if (!json.empty()) write_json(json, {{"device_class", gemm_device_class(d)}, {"rows", rows}});
   });
+}
+
+void add_select_conv2d(CLI::App& select) {
+  auto* conv = select.add_subcommand("conv2d", "2-D convolution");
+  static std::string device = "cpu", json;
+  static std::vector<std::string> nets = {"resnet50", "vgg16"};
+  static std::vector<std::int64_t> batches = {1};
+  conv->add_option("--device", device, "cpu or cuda:N (a device class's deployment is compiled in)")->capture_default_str();
+  conv->add_option("--nets", nets, "vgg16, resnet50 (data/shapes/conv_<net>.csv) or shape CSVs")->capture_default_str();
+  conv->add_option("--batches", batches, "Images per call")->capture_default_str();
+  conv->add_option("--json", json, "Also write the rows as JSON to this file");
+  conv->callback([] {
+    const Device d = Device::parse(device);
+    nlohmann::json rows = nlohmann::json::array();
+    bench::Table table({"net", "layer", "batch", "shape", "algorithm", "config", "path"});
+    for (const auto& net : nets)
+      for (const auto batch : batches)
+        for (const auto& layer : bench::read_conv_layers(bench::conv_shapes_path(net))) {
+          const Conv2dSelection pick = conv2d_select(d, bench::layer_desc(layer, batch));
+          const std::string shape = std::to_string(layer.window) + "x" + std::to_string(layer.window) + "/" +
+                                    std::to_string(layer.stride) + " " + std::to_string(layer.in_h) + "x" +
+                                    std::to_string(layer.in_w) + "x" + std::to_string(layer.in_c) + "->" +
+                                    std::to_string(layer.out_k);
+          rows.push_back({{"net", net}, {"layer", layer.name}, {"batch", batch}, {"window", layer.window},
+                          {"stride", layer.stride}, {"in_h", layer.in_h}, {"in_w", layer.in_w}, {"in_c", layer.in_c},
+                          {"out_k", layer.out_k}, {"algorithm", pick.algorithm}, {"config", pick.config},
+                          {"path", pick.reason}});
+          table.add({net, layer.name, std::to_string(batch), shape, pick.algorithm, pick.config, pick.reason});
+        }
+    std::cout << "deployment " << gemm_device_class(d) << '\n';
+    table.print(std::cout);
+    if (!json.empty()) write_json(json, {{"device_class", gemm_device_class(d)}, {"rows", rows}});
+  });
+}
+
+}  // namespace
+
+void add_select(CLI::App& app) {
+  auto* select = app.add_subcommand("select", "Show the deployment's choice per shape (runs nothing)");
+  select->require_subcommand(1);
+  add_select_gemm(*select);
+  add_select_conv2d(*select);
 }
 
 }  // namespace portkern::cli

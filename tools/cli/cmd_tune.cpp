@@ -1,9 +1,10 @@
-// portkern tune gemm --device D --family F --shapes nets|FILE [--out FILE] [--deploy]: collect the
-// benchmark dataset (resumable), and with --deploy analyse it and write the deployment header.
+// portkern tune gemm|conv2d --device D ... [--out FILE] [--deploy]: collect the benchmark dataset
+// (resumable), and with --deploy analyse it and write the deployment header deploy/<device-class>/<op>.hpp.
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
+#include "bench/conv2d_tuner.hpp"
 #include "bench/shapes.hpp"
 #include "bench/tuner.hpp"
 #include "cli/commands.hpp"
@@ -14,26 +15,25 @@ namespace portkern::cli {
 
 namespace {
 // The analysis pipeline (tools/tuning, in the project's virtual environment) over the dataset: tables,
-// plots and the generated deploy/<device-class>/gemm.hpp.
-void deploy(const Device& device, const std::string& csv, const std::string& family) {
+// plots and the generated deploy/<device-class>/<op>.hpp.
+void deploy(const Device& device, const std::string& op, const std::string& csv, const std::string& family) {
   const std::string root = PORTKERN_SOURCE_DIR, device_class = gemm_device_class(device);
   std::string python = root + "/.venv/bin/python";
   if (!std::filesystem::exists(python)) python = "python3";
-  const std::string out = std::filesystem::path(csv).parent_path().string() + "/analysis-" + family;
+  const std::string out = std::filesystem::path(csv).parent_path().string() + "/analysis-" +
+                          (op == "gemm" ? family : op);
+  const std::string header = root + "/deploy/" + device_class + "/" + op + ".hpp";
   const std::string command = python + " " + root + "/tools/tuning/analyze.py '" + csv + "' --out '" + out +
-                              "' --device " + device_class + (family == "all" ? "" : " --family " + family) +
-                              " --deploy-header '" + root + "/deploy/" + device_class + "/gemm.hpp' --device-class " +
-                              device_class;
+                              "' --op " + op + " --device " + device_class +
+                              (family == "all" ? "" : " --family " + family) + " --deploy-header '" + header +
+                              "' --device-class " + device_class;
   std::cerr << "+ " << command << '\n';
   if (std::system(command.c_str()) != 0) fail("portkern tune --deploy", "the analysis failed (see above)");
-  std::cerr << "wrote deploy/" << device_class << "/gemm.hpp: rebuild portkern to ship it\n";
+  std::cerr << "wrote " << header << ": rebuild portkern to ship it\n";
 }
-}  // namespace
 
-void add_tune(CLI::App& app) {
-  auto* tune = app.add_subcommand("tune", "Benchmark every configuration over a shape set (seed 001's data collection)");
-  tune->require_subcommand(1);
-  auto* gemm = tune->add_subcommand("gemm", "Tune GEMM");
+void add_tune_gemm(CLI::App& tune) {
+  auto* gemm = tune.add_subcommand("gemm", "Tune GEMM");
   static std::string device = "cpu", shapes = "nets-quick", out;
   static bench::TuneOptions options;
   static bool run_deploy = false, analyse_only = false;
@@ -56,8 +56,40 @@ void add_tune(CLI::App& app) {
       options.out = csv;
       bench::tune_gemm(d, options);
     }
-    if (run_deploy || analyse_only) deploy(d, csv, options.family);
+    if (run_deploy || analyse_only) deploy(d, "gemm", csv, options.family);
   });
+}
+
+void add_tune_conv2d(CLI::App& tune) {
+  auto* conv = tune.add_subcommand("conv2d", "Tune the convolution: every algorithm and configuration per layer");
+  static std::string device = "cpu";
+  static bench::ConvTuneOptions options;
+  static bool run_deploy = false, analyse_only = false;
+  conv->add_option("--device", device, "cpu or cuda:N")->capture_default_str();
+  conv->add_option("--nets", options.nets, "Shape files: vgg16, resnet50 (data/shapes/conv_<net>.csv) or CSV paths")
+      ->capture_default_str();
+  conv->add_option("--batches", options.batches, "Images per call; every layer is tuned at each")->capture_default_str();
+  conv->add_option("--out", options.out, "Dataset CSV (default data/tuning/<device-class>/conv2d.csv)");
+  conv->add_option("--time-ms", options.time_ms, "Length of one sample (default 20 on the CPU, 2 on a GPU)");
+  conv->add_option("--pause-ms", options.pause_ms, "Pause between configurations");
+  conv->add_option("--threads", options.threads, "CPU threads (0: all)");
+  conv->add_option("--max-mflop", options.max_mflop, "Skip shapes of more MFLOP than this (to fit a time budget)");
+  conv->add_flag("--deploy", run_deploy, "Then analyse the dataset and write deploy/<device-class>/conv2d.hpp");
+  conv->add_flag("--analyse-only", analyse_only, "Skip the measurements: analyse and deploy the dataset as it is");
+  conv->callback([] {
+    const Device d = Device::parse(device);
+    const std::string csv = options.out.empty() ? bench::default_conv2d_tuning_csv(d) : options.out;
+    if (!analyse_only) bench::tune_conv2d(d, options);
+    if (run_deploy || analyse_only) deploy(d, "conv2d", csv, "all");
+  });
+}
+}  // namespace
+
+void add_tune(CLI::App& app) {
+  auto* tune = app.add_subcommand("tune", "Benchmark every configuration over a shape set (seed 001's data collection)");
+  tune->require_subcommand(1);
+  add_tune_gemm(*tune);
+  add_tune_conv2d(*tune);
 }
 
 }  // namespace portkern::cli

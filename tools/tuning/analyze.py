@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Analyse benchmark datasets the way seed 001 does (§4, §5) and recommend a deployment.
 
-  python3 tools/tuning/analyze.py DATASET.csv [...] --out DIR [--op gemm] [--family tiled] [--seed 0]
-                                  [--deploy-header deploy/<class>/gemm.hpp --device-class <class>]
+  python3 tools/tuning/analyze.py DATASET.csv [...] --out DIR [--op gemm|conv2d] [--family tiled] [--seed 0]
+                                  [--deploy-header deploy/<class>/<op>.hpp --device-class <class>]
 
 Per family of configurations (all families in the data, or just --family):
  1. split the shapes into training and held-out test shapes (fixed seed, --test-fraction);
@@ -19,7 +19,9 @@ family whose deployed choice is fastest) and the whole is scored on the test sha
 configurations of all families.
 
 Writes to --out: report.md (all tables), *.csv tables, selection_vs_n.png, scores.csv (every selection),
-selection.json (the deployment, read by codegen.py); one subdirectory per family when there are several.
+selection.json (the deployment, read by codegen.py); one subdirectory per family when there are several; for an
+op whose hand-written rule is kept as a baseline (baselines.py), deployed_vs_baseline.csv and the comparison in
+selection.json.
 """
 from __future__ import annotations
 
@@ -45,8 +47,9 @@ import dataset  # noqa: E402
 import evaluate  # noqa: E402
 import normalise  # noqa: E402
 import report  # noqa: E402
+import runtime_rules  # noqa: E402
 import selection  # noqa: E402
-from features import FEATURE_NAMES, feature_matrix  # noqa: E402
+from features import feature_matrix, feature_names  # noqa: E402
 
 REFERENCE_SELECTION = ("standard", "pca_kmeans/centroid")  # seed 001's Tables 1 and 2
 TREES = ("DecisionTreeA", "DecisionTreeB", "DecisionTreeC")
@@ -97,7 +100,7 @@ def family_split(table: dataset.PerfTable, test_keys: set) -> evaluate.Split:
 
 
 def shape_keys(table: dataset.PerfTable) -> list[tuple]:
-    return [tuple(r) for r in table.shapes[dataset.SHAPE_KEY].itertuples(index=False, name=None)]
+    return [tuple(r) for r in table.shapes[table.shape_key].itertuples(index=False, name=None)]
 
 
 def selection_grid(table: dataset.PerfTable, feats: np.ndarray, sp: evaluate.Split, ns: list[int],
@@ -157,7 +160,7 @@ def analyse_family(table: dataset.PerfTable, sp: evaluate.Split, out_dir: Path, 
                    title: str) -> Deployment:
     """Steps 2-4 of the module docstring for one family's table; returns its deployment."""
     family = "+".join(table.family_names())
-    feats = feature_matrix(table.shapes, FEATURE_NAMES)
+    feats = feature_matrix(table.shapes, op=table.op)
     rep = report.Report(out_dir, title)
     rep.text(f"{table.n_shapes} shapes ({len(sp.train)} training, {len(sp.test)} held out), "
              f"{table.n_configs} configurations, {int((table.perf <= 0).sum())} failed measurements"
@@ -215,7 +218,7 @@ def analyse_family(table: dataset.PerfTable, sp: evaluate.Split, out_dir: Path, 
         tree = classify.fit(chosen["classifier"], feats, classify.best_labels(table.perf, deploy_sel), opts.seed)
     else:
         deploy_sel, tree = heldout_sel, heldout_tree
-    dep = Deployment(family, [table.configs[c] for c in deploy_sel], classify.tree_to_dict(tree, FEATURE_NAMES),
+    dep = Deployment(family, [table.configs[c] for c in deploy_sel], classify.tree_to_dict(tree, feature_names(table.op)),
                      norm, method, classify.spec(chosen["classifier"]), n, float(chosen["score"]),
                      float(chosen["oracle"]), heldout_choice, np.asarray(deploy_sel)[tree.predict(feats)])
     heldout_configs = [table.configs[c] for c in heldout_sel]
@@ -244,6 +247,15 @@ def family_choices(full: dataset.PerfTable, deps: list[Deployment], fam_tables: 
     return choice
 
 
+def with_fallback(full: dataset.PerfTable, chosen: np.ndarray) -> np.ndarray:
+    """`chosen` (columns of `full`, -1 where the chosen family cannot run the shape) with the library's run-time
+    fallback in place of -1, when the op has one (runtime_rules.py)."""
+    fallback = runtime_rules.FALLBACKS.get(full.op)
+    if fallback is None or fallback(full.device) not in full.configs:
+        return chosen
+    return np.where(chosen >= 0, chosen, full.configs.index(fallback(full.device)))
+
+
 def fastest_family(full: dataset.PerfTable, choice: np.ndarray) -> np.ndarray:
     """Per shape, the family whose choice runs fastest (the family tree's training label)."""
     perf = np.where(choice >= 0, np.take_along_axis(full.perf, np.maximum(choice, 0), axis=1), 0.0)
@@ -254,24 +266,67 @@ def family_tree(full: dataset.PerfTable, deps: list[Deployment], fam_tables: lis
                 sp: evaluate.Split, opts: Options) -> tuple[dict | None, float, str]:
     """Top-level tree choosing the family; returns (tree, held-out score vs all configurations, spec).
     Trained and scored with the families' held-out models; refitted on the deployed models' choices."""
-    feats = feature_matrix(full.shapes, FEATURE_NAMES)
+    feats = feature_matrix(full.shapes, op=full.op)
     choice = family_choices(full, deps, fam_tables, "heldout_choice")
     labels = fastest_family(full, choice)
     best = None
     for name in classify.DEPLOYABLE:
         model = classify.fit(name, feats[sp.train], labels[sp.train], opts.seed)
         fam = model.predict(feats[sp.test])
-        score = evaluate.choice_score(full.perf[sp.test], choice[sp.test, fam])
+        score = evaluate.choice_score(full.perf[sp.test], with_fallback(full, choice[sp.test, fam]))
         if best is None or score > best[1] + 1e-12:
             best = (name, score, model)
     name, score, model = best
     if opts.refit:
         labels = fastest_family(full, family_choices(full, deps, fam_tables, "deployed_choice"))
         model = classify.fit(name, feats, labels, opts.seed)
-    return classify.tree_to_dict(model, FEATURE_NAMES), score, classify.spec(name)
+    return classify.tree_to_dict(model, feature_names(full.op)), score, classify.spec(name)
 
 
-def analyse(paths: list[str], out_dir: Path, op: str | None = "gemm", family: str | None = None,
+def deployed_choice(full: dataset.PerfTable, result: dict, deps: list[Deployment],
+                    tables: list[dataset.PerfTable]) -> np.ndarray:
+    """Per shape of `full`, the column the deployment (as shipped: refitted trees, and the run-time fallback
+    where its pick does not apply) runs; -1: a family that cannot run the shape, without a fallback."""
+    choice = family_choices(full, deps, tables, "deployed_choice")
+    if result["family_tree"] is None:
+        return with_fallback(full, choice[:, 0])
+    fam = classify.predict_dict(result["family_tree"], feature_matrix(full.shapes, op=full.op),
+                                feature_names(full.op))
+    return with_fallback(full, choice[np.arange(full.n_shapes), fam])
+
+
+def compare_with_baseline(full: dataset.PerfTable, sp: evaluate.Split, result: dict, deps: list[Deployment],
+                          tables: list[dataset.PerfTable], out_dir: Path) -> dict | None:
+    """The deployment against the hand-written rule it replaces (baselines.py), on the same measurements:
+    geomean fraction of the best of all configurations on the held-out and on all shapes, and per-shape rows
+    (deployed_vs_baseline.csv)."""
+    if full.op not in runtime_rules.BASELINES:
+        return None
+    name, rule = runtime_rules.BASELINES[full.op]
+    col = {c: i for i, c in enumerate(full.configs)}
+    base = np.array([col.get(c, -1) for c in rule(full.shapes, full.device)])
+    shipped = deployed_choice(full, result, deps, tables)
+    rel = evaluate.relative(full.perf)
+
+    def pick(chosen: np.ndarray) -> np.ndarray:
+        return np.where(chosen >= 0, rel[np.arange(full.n_shapes), np.maximum(chosen, 0)], 0.0)
+
+    rows = full.shapes.drop(columns="op").assign(
+        best=[full.configs[i] for i in full.perf.argmax(axis=1)],
+        deployed=[full.configs[i] if i >= 0 else "(cannot run)" for i in shipped], deployed_fraction=pick(shipped),
+        baseline=[full.configs[i] if i >= 0 else "(missing)" for i in base], baseline_fraction=pick(base),
+        held_out=np.isin(np.arange(full.n_shapes), sp.test))
+    rows.to_csv(out_dir / "deployed_vs_baseline.csv", index=False, float_format="%.4f")
+    return {"name": name,
+            "heldout": {"baseline": evaluate.choice_score(full.perf[sp.test], base[sp.test]),
+                        "deployment": result["score"]},
+            "all_shapes": {"baseline": evaluate.choice_score(full.perf, base),
+                           "deployment": evaluate.choice_score(full.perf, shipped)},
+            "shapes_faster": int((rows.deployed_fraction > rows.baseline_fraction * 1.02).sum()),
+            "shapes_slower": int((rows.deployed_fraction < rows.baseline_fraction / 1.02).sum())}
+
+
+def analyse(paths: list[str], out_dir: Path, op: str = "gemm", family: str | None = None,
             device: str | None = None, opts: Options | None = None) -> dict:
     """Run the whole analysis; writes the outputs to out_dir and returns the selection (also selection.json)."""
     opts = opts or Options()
@@ -297,11 +352,17 @@ def analyse(paths: list[str], out_dir: Path, op: str | None = "gemm", family: st
         summary = {"selection": f"{dep.selection} ({dep.normalisation})", "classifier": dep.classifier}
     else:
         tree, score, fam_spec = family_tree(full, deps, tables, sp, opts)
+        used = sorted(classify.leaf_values(tree["root"]))
+        if len(used) < len(deps):   # a family the tree never picks is not deployed
+            log(opts, f"the family tree never picks {', '.join(d.family for i, d in enumerate(deps) if i not in used)}"
+                      ": not deployed")
+            tree = {**tree, "root": classify.relabel(tree["root"], {old: new for new, old in enumerate(used)})}
+            deps, tables = [deps[i] for i in used], [tables[i] for i in used]
         summary = {"selection": "; ".join(f"{d.family}: {d.selection} ({d.normalisation})" for d in deps),
                    "classifier": f"family {fam_spec}; " + "; ".join(f"{d.family}: {d.classifier}" for d in deps)}
     result = {
         "schema": 1,
-        "op": op or "gemm",
+        "op": op,
         "device": full.device,
         "datasets": [str(p) for p in paths],
         "generated": dt.date.today().isoformat(),
@@ -318,6 +379,13 @@ def analyse(paths: list[str], out_dir: Path, op: str | None = "gemm", family: st
                       "normalisation": d.normalisation, "classifier": d.classifier, "score": d.score,
                       "oracle": d.oracle} for d in deps],
     }
+    baseline = compare_with_baseline(full, sp, result, deps, tables, out_dir)
+    if baseline:
+        result["baseline"] = baseline
+        log(opts, f"{baseline['name']}: {100 * baseline['heldout']['baseline']:.2f}% of the best on held-out shapes, "
+                  f"{100 * baseline['all_shapes']['baseline']:.2f}% on all; the deployment as shipped: "
+                  f"{100 * baseline['all_shapes']['deployment']:.2f}% on all ({baseline['shapes_faster']} shapes "
+                  f"faster, {baseline['shapes_slower']} slower by more than 2%; {out_dir / 'deployed_vs_baseline.csv'})")
     (out_dir / "selection.json").write_text(json.dumps(result, indent=1) + "\n")
     log(opts, f"\nRecommended deployment ({out_dir / 'selection.json'}): {result['n_configs']} configurations, "
               f"selection {result['selection']}, classifier {result['classifier']}: held-out score "
@@ -327,9 +395,9 @@ def analyse(paths: list[str], out_dir: Path, op: str | None = "gemm", family: st
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("datasets", nargs="+", help="benchmark CSVs (device,op,family,config,m,n,k,batch,...)")
+    p.add_argument("datasets", nargs="+", help="benchmark CSVs (device,op,family,config,<shape>,gflops,time_ms,reps)")
     p.add_argument("--out", required=True, type=Path, help="output directory")
-    p.add_argument("--op", default="gemm")
+    p.add_argument("--op", default="gemm", choices=sorted(dataset.SHAPE_COLUMNS))
     p.add_argument("--family", default=None, help="analyse only this family (default: all, plus a family tree)")
     p.add_argument("--device", default=None, help="device to analyse when the datasets hold several")
     p.add_argument("--seed", type=int, default=0)

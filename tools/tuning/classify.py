@@ -97,21 +97,48 @@ def best_labels(perf: np.ndarray, selected: list[int]) -> np.ndarray:
 def tree_to_dict(tree: DecisionTreeClassifier, feature_names: tuple[str, ...] | list[str]) -> dict:
     """A fitted decision tree as nested JSON-able dicts: leaves {"leaf": class} (the class sklearn predicts
     there), nodes {"feature": name, "threshold": t, "le": subtree, "gt": subtree} (left branch when
-    value <= t), plus "features": the feature names the tree uses, in order of first use."""
+    value <= t), plus "features": the feature names the tree uses, in order of first use. A split whose two
+    sides predict the same class (sklearn keeps those: they purify the training labels) becomes that leaf, so
+    the exported tree predicts exactly what sklearn does with fewer tests."""
     t = tree.tree_
-    used: list[str] = []
 
     def node(i: int) -> dict:
         if t.children_left[i] == t.children_right[i]:  # leaf
             return {"leaf": int(tree.classes_[int(np.argmax(t.value[i][0]))])}
-        name = feature_names[t.feature[i]]
-        if name not in used:
-            used.append(name)
-        return {"feature": name, "threshold": float(t.threshold[i]), "le": node(t.children_left[i]),
-                "gt": node(t.children_right[i])}
+        le, gt = node(t.children_left[i]), node(t.children_right[i])
+        if "leaf" in le and le == gt:
+            return le
+        return {"feature": feature_names[t.feature[i]], "threshold": float(t.threshold[i]), "le": le, "gt": gt}
+
+    used: list[str] = []
+
+    def depth(n: dict) -> int:
+        if "leaf" in n:
+            return 0
+        if n["feature"] not in used:
+            used.append(n["feature"])
+        return 1 + max(depth(n["le"]), depth(n["gt"]))
 
     root = node(0)
-    return {"features": used, "root": root, "depth": int(tree.get_depth()), "leaves": int(tree.get_n_leaves())}
+    d = depth(root)
+    return {"features": used, "root": root, "depth": d, "leaves": leaves(root)}
+
+
+def leaves(n: dict) -> int:
+    """How many leaves an exported (sub)tree has."""
+    return 1 if "leaf" in n else leaves(n["le"]) + leaves(n["gt"])
+
+
+def leaf_values(n: dict) -> set[int]:
+    """The classes an exported (sub)tree can predict."""
+    return {n["leaf"]} if "leaf" in n else leaf_values(n["le"]) | leaf_values(n["gt"])
+
+
+def relabel(n: dict, mapping: dict[int, int]) -> dict:
+    """An exported (sub)tree with its leaf classes renamed by `mapping`."""
+    if "leaf" in n:
+        return {"leaf": mapping[n["leaf"]]}
+    return {**n, "le": relabel(n["le"], mapping), "gt": relabel(n["gt"], mapping)}
 
 
 def predict_dict(tree: dict, features: np.ndarray, feature_names: tuple[str, ...] | list[str]) -> np.ndarray:

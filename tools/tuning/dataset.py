@@ -1,9 +1,13 @@
 """Loading benchmark datasets into a performance matrix.
 
 A dataset is a long-format CSV with the header
-    device,op,family,config,m,n,k,batch,trans_a,trans_b,gflops,time_ms,reps
-one row per (shape, configuration); a configuration that failed to run has gflops = 0 and reps = 0. A shape is
-the key (op, m, n, k, batch, trans_a, trans_b); `config` is an opaque, stable string ("tiled/r8_a4_c4_wg16x16").
+    device,op,family,config,<shape columns of the op>,gflops,time_ms,reps
+one row per (shape, configuration); a configuration that failed to run (or does not apply to the shape) has
+gflops = 0 and reps = 0. The shape columns (SHAPE_COLUMNS) are
+    gemm    m,n,k,batch,trans_a,trans_b
+    conv2d  batch,in_h,in_w,in_c,out_h,out_w,out_c,window_h,window_w,stride_h,stride_w,pad_h,pad_w
+and a shape is the key (op, shape columns...); `config` is an opaque, stable string ("tiled/r8_a4_c4_wg16x16",
+"winograd/f4"); for conv2d the family is the algorithm.
 
 `load` concatenates datasets, filters them (device, op, family), keeps the maximum GFLOP/s of duplicated
 (shape, config) rows and pivots to a `PerfTable`: shapes (rows) x configurations (columns) of GFLOP/s, with 0
@@ -19,10 +23,18 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-COLUMNS = ["device", "op", "family", "config", "m", "n", "k", "batch", "trans_a", "trans_b", "gflops", "time_ms",
-           "reps"]
-SHAPE_KEY = ["op", "m", "n", "k", "batch", "trans_a", "trans_b"]
-INT_COLUMNS = ["m", "n", "k", "batch", "trans_a", "trans_b", "reps"]
+from features import SHAPE_COLUMNS
+
+def columns(op: str) -> list[str]:
+    """Every column of an `op` dataset, in order."""
+    return ["device", "op", "family", "config", *SHAPE_COLUMNS[op], "gflops", "time_ms", "reps"]
+
+
+def shape_key(op: str) -> list[str]:
+    """The columns that identify a shape of `op`."""
+    return ["op", *SHAPE_COLUMNS[op]]
+
+
 
 
 class DatasetError(ValueError):
@@ -33,7 +45,7 @@ class DatasetError(ValueError):
 class PerfTable:
     """GFLOP/s of every configuration (columns) on every shape (rows).
 
-    shapes   DataFrame with SHAPE_KEY columns, one row per shape, index 0..S-1
+    shapes   DataFrame with the op's shape_key columns, one row per shape, index 0..S-1
     configs  configuration strings, one per column of perf
     families family of each configuration
     perf     float64 array S x C; 0 = failed / not measured
@@ -43,8 +55,13 @@ class PerfTable:
     families: list[str]
     perf: np.ndarray
     device: str = ""
+    op: str = "gemm"
     sources: list[str] = field(default_factory=list)
     dropped_shapes: int = 0
+
+    @property
+    def shape_key(self) -> list[str]:
+        return shape_key(self.op)
 
     @property
     def n_shapes(self) -> int:
@@ -59,7 +76,7 @@ class PerfTable:
         rows = np.arange(self.n_shapes) if rows is None else np.asarray(rows)
         cols = np.arange(self.n_configs) if cols is None else np.asarray(cols)
         return PerfTable(self.shapes.iloc[rows].reset_index(drop=True), [self.configs[c] for c in cols],
-                         [self.families[c] for c in cols], self.perf[np.ix_(rows, cols)], self.device,
+                         [self.families[c] for c in cols], self.perf[np.ix_(rows, cols)], self.device, self.op,
                          list(self.sources), self.dropped_shapes)
 
     def family_names(self) -> list[str]:
@@ -78,16 +95,19 @@ class PerfTable:
         return out
 
 
-def read(paths: Iterable[str | Path]) -> pd.DataFrame:
-    """Concatenate the rows of the datasets at `paths`, checking the header and types."""
+def read(paths: Iterable[str | Path], op: str = "gemm") -> pd.DataFrame:
+    """Concatenate the rows of the `op` datasets at `paths`, checking the header and types."""
+    if op not in SHAPE_COLUMNS:
+        raise DatasetError(f"unknown op {op!r}; known: {sorted(SHAPE_COLUMNS)}")
+    expected = columns(op)
     frames = []
     for path in paths:
         df = pd.read_csv(path, dtype={"device": str, "op": str, "family": str, "config": str})
-        missing = [c for c in COLUMNS if c not in df.columns]
+        missing = [c for c in expected if c not in df.columns]
         if missing:
-            raise DatasetError(f"{path}: missing columns {missing} (expected {','.join(COLUMNS)})")
-        df = df[COLUMNS].copy()
-        for col in INT_COLUMNS:
+            raise DatasetError(f"{path}: missing columns {missing} (an {op} dataset has {','.join(expected)})")
+        df = df[expected].copy()
+        for col in [*SHAPE_COLUMNS[op], "reps"]:
             df[col] = pd.to_numeric(df[col], errors="raise").astype(np.int64)
         for col in ("gflops", "time_ms"):
             df[col] = pd.to_numeric(df[col], errors="coerce").fillna(0.0).astype(np.float64)
@@ -98,30 +118,30 @@ def read(paths: Iterable[str | Path]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def load(paths: Iterable[str | Path], op: str | None = "gemm", family: str | None = None,
+def load(paths: Iterable[str | Path], op: str = "gemm", family: str | None = None,
          device: str | None = None) -> PerfTable:
-    """Read datasets and pivot them into a PerfTable (see the module docstring)."""
+    """Read `op` datasets and pivot them into a PerfTable (see the module docstring)."""
     paths = [str(p) for p in paths]
-    df = read(paths)
+    df = read(paths, op)
     devices = sorted(df["device"].unique())
     if device is not None:
         df = df[df["device"] == device]
     elif len(devices) > 1:
         raise DatasetError(f"the datasets hold several devices {devices}: choose one with --device")
-    if op is not None:
-        df = df[df["op"] == op]
+    ops = sorted(df["op"].unique())
+    df = df[df["op"] == op]
     if family is not None:
         df = df[df["family"] == family]
     if df.empty:
         raise DatasetError(f"no rows left for device={device} op={op} family={family} "
-                           f"(devices {devices}, ops {sorted(read(paths)['op'].unique())})")
+                           f"(devices {devices}, ops {ops})")
     families = df.groupby("config")["family"].first()
     df = df.assign(gflops=df["gflops"].where(df["reps"] > 0, 0.0).clip(lower=0.0))
-    best = df.groupby(SHAPE_KEY + ["config"], sort=True)["gflops"].max()
+    best = df.groupby(shape_key(op) + ["config"], sort=True)["gflops"].max()
     wide = best.unstack("config", fill_value=0.0).sort_index()
     perf = wide.to_numpy(dtype=np.float64)
     shapes = wide.index.to_frame(index=False)
     keep = perf.max(axis=1) > 0
     configs = [str(c) for c in wide.columns]
     return PerfTable(shapes[keep].reset_index(drop=True), configs, [str(families[c]) for c in configs], perf[keep],
-                     device or devices[0], paths, int((~keep).sum()))
+                     device or devices[0], op, paths, int((~keep).sum()))

@@ -15,6 +15,12 @@ struct Problem {
   bool trans_a = false, trans_b = false;
 };
 
+// A convolution (NHWC input, RSCK filter; see portkern/dnn.hpp): what a conv2d deployment decides on.
+struct ConvProblem {
+  std::int64_t batch = 1, in_h = 1, in_w = 1, in_c = 1, out_h = 1, out_w = 1, out_c = 1;
+  std::int64_t window_h = 1, window_w = 1, stride_h = 1, stride_w = 1, pad_h = 0, pad_w = 0;
+};
+
 // The tests a decision tree made, in order, e.g. "log2_m=9.61>7.50 log2_k=3.00<=4.25".
 class Path {
  public:

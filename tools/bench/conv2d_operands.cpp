@@ -1,0 +1,70 @@
+#include "bench/conv2d_operands.hpp"
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+namespace portkern::bench {
+
+ConvOperands::ConvOperands(Queue& q, const Conv2dDesc& d)
+    : q_(q),
+      d_(d),
+      host_in_(std::size_t(d.batch * d.in_h * d.in_w * d.in_c)),
+      host_f_(std::size_t(d.window_h * d.window_w * d.in_c * d.out_c)),
+      input_(q.device(), std::int64_t(host_in_.size())),
+      filter_(q.device(), std::int64_t(host_f_.size())),
+      output_(q.device(), d.batch * d.out_h * d.out_w * d.out_c) {
+  std::mt19937 rng(unsigned(host_in_.size() + host_f_.size()));
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  for (auto& x : host_in_) x = float(uniform(rng));
+  for (auto& x : host_f_) x = float(uniform(rng));
+  input_.upload(q, host_in_);
+  filter_.upload(q, host_f_);
+}
+
+double ConvOperands::flops() const {
+  return 2.0 * d_.batch * d_.out_h * d_.out_w * d_.out_c * d_.in_c * d_.window_h * d_.window_w;
+}
+
+std::function<void()> ConvOperands::call(const Conv2dChoice& choice) {
+  if (choice.algorithm == "winograd" || choice.config.starts_with("winograd/")) {
+    const int tile = choice.config == "winograd/f2" ? 2 : 4;
+    auto w = std::make_shared<WinogradFilter>(winograd_transform_filter(q_, d_.in_c, d_.out_c, filter_.data(), tile));
+    transformed_.push_back(w);
+    return [this, w] { conv2d_winograd(q_, d_, input_.data(), *w, output_.data()); };
+  }
+  return [this, choice] { conv2d(q_, d_, input_.data(), filter_.data(), output_.data(), choice); };
+}
+
+void ConvOperands::poison() { q_.fill(output_.data(), std::numeric_limits<float>::quiet_NaN(), output_.size()); }
+
+double ConvOperands::max_rel_error() {
+  const Conv2dDesc& d = d_;
+  std::vector<float> got(std::size_t(output_.size()));
+  q_.copy(got.data(), output_.data(), got.size());
+  q_.wait();
+  std::mt19937 rng(7);
+  double worst = 0;
+  for (int sample = 0; sample < 64; ++sample) {
+    const std::int64_t n = rng() % d.batch, oy = rng() % d.out_h, ox = rng() % d.out_w, k = rng() % d.out_c;
+    double sum = 0, magnitude = 0;
+    for (std::int64_t r = 0; r < d.window_h; ++r)
+      for (std::int64_t s = 0; s < d.window_w; ++s) {
+        const std::int64_t iy = oy * d.stride_h + r * d.dilation_h - d.pad_top;
+        const std::int64_t ix = ox * d.stride_w + s * d.dilation_w - d.pad_left;
+        if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) continue;
+        for (std::int64_t c = 0; c < d.in_c; ++c) {
+          const double p = double(host_in_[std::size_t(((n * d.in_h + iy) * d.in_w + ix) * d.in_c + c)]) *
+                           host_f_[std::size_t(((r * d.window_w + s) * d.in_c + c) * d.out_c + k)];
+          sum += p;
+          magnitude += std::abs(p);
+        }
+      }
+    const double e = std::abs(double(got[std::size_t(((n * d.out_h + oy) * d.out_w + ox) * d.out_c + k)]) - sum) /
+                     std::max(magnitude, 1e-300);
+    if (!(e <= worst)) worst = e;
+  }
+  return worst;
+}
+
+}  // namespace portkern::bench

@@ -1,0 +1,42 @@
+// One convolution's operands on a device (random input and filter, uniform in [-1, 1]), a call that runs a
+// chosen algorithm on them (Winograd with its weights transformed once, before any timing, as a network's
+// weights are), and the sampled error of the output against float64. Shared by `portkern bench conv2d` and
+// `portkern tune conv2d`.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "portkern/dnn.hpp"
+
+namespace portkern::bench {
+
+class ConvOperands {
+ public:
+  ConvOperands(Queue& q, const Conv2dDesc& completed_desc);
+
+  const Conv2dDesc& desc() const { return d_; }
+  // 2 * batch * out_h * out_w * out_c * in_c * window_h * window_w
+  double flops() const;
+  const float* input() const { return input_.data(); }
+  const float* filter() const { return filter_.data(); }
+  float* output() { return output_.data(); }
+
+  // A call computing the output with `choice` (empty: the library's own pick).
+  std::function<void()> call(const Conv2dChoice& choice = {});
+
+  // Poisons the output with NaN (before the first call whose result is checked).
+  void poison();
+  // Largest |out - ref| / sum |x w| over 64 sampled outputs (NaN: unwritten or wrong).
+  double max_rel_error();
+
+ private:
+  Queue& q_;
+  Conv2dDesc d_;
+  std::vector<float> host_in_, host_f_;
+  Buffer<float> input_, filter_, output_;
+  std::vector<std::shared_ptr<WinogradFilter>> transformed_;   // kept alive for the calls that use them
+};
+
+}  // namespace portkern::bench
