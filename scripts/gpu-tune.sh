@@ -3,8 +3,9 @@
 #   TUNE_OP=gemm (default): build the tuning configuration (the whole tiled space) and measure every GEMM
 #     family on $TUNE_SHAPES (default nets-quick) into data/tuning/cuda-sm90/gemm-all.csv.
 #   TUNE_OP=conv2d: build the default configuration (it instantiates the whole convolution space) and measure
-#     every algorithm and configuration on the ResNet-50 and VGG-16 layers at $TUNE_BATCHES (default
-#     1 2 4 8 16 32) into data/tuning/cuda-sm90/conv2d.csv.
+#     every algorithm and configuration on the layers of $TUNE_NETS (default "resnet50 vgg16 more_nets":
+#     data/shapes/conv_<net>.csv) at $TUNE_BATCHES (default 1 2 4 8 16 32) into
+#     data/tuning/cuda-sm90/conv2d.csv.
 # Stops measuring after $TUNE_SECONDS (default 420) so that one device call returns what it measured; run
 # it again to go on. The dataset comes back in $OUT.
 set -uo pipefail
@@ -25,7 +26,8 @@ case $op in
   conv2d)
     csv=data/tuning/cuda-sm90/conv2d.csv
     read -ra batches <<< "${TUNE_BATCHES:-1 2 4 8 16 32}"
-    command=(tune conv2d --device cuda:0 --nets resnet50 vgg16 --batches "${batches[@]}") ;;
+    read -ra nets <<< "${TUNE_NETS:-resnet50 vgg16 more_nets}"
+    command=(tune conv2d --device cuda:0 --nets "${nets[@]}" --batches "${batches[@]}") ;;
   *) echo "TUNE_OP must be gemm or conv2d, not '$op'"; exit 1 ;;
 esac
 mkdir -p "$(dirname "$csv")"
