@@ -10,8 +10,9 @@ GEMM: log2-scaled sizes (m, n, k, batch), their products (areas, volume, total w
 the two transpose flags.
 conv2d: log2-scaled batch, channels and output area; the convolution as a GEMM (m = batch * out_h * out_w
 output pixels, n = out_c, k = in_c * window area: what im2col, gemm_1x1 and Winograd's batched GEMMs run),
-its work, its filter size and ratios; and the window and stride themselves, which decide which algorithms
-apply (gemm_1x1: 1x1 stride 1; Winograd: 3x3 stride 1).
+its work, its filter size and ratios; the window and stride themselves; and whether gemm_1x1 (1x1, stride 1,
+no padding) and Winograd (3x3, stride 1) apply, so that a tree spends one test, not several, on what the
+library knows for certain.
 """
 from __future__ import annotations
 
@@ -82,6 +83,13 @@ CONV2D_FEATURES: dict[str, Feature] = {
     "window_w": Feature(lambda c: c["window_w"] * 1.0, _d("window_w")),
     "stride_h": Feature(lambda c: c["stride_h"] * 1.0, _d("stride_h")),
     "stride_w": Feature(lambda c: c["stride_w"] * 1.0, _d("stride_w")),
+    "gemm_1x1_applies": Feature(lambda c: ((c["window_h"] == 1) & (c["window_w"] == 1) & (c["stride_h"] == 1)
+                                           & (c["stride_w"] == 1) & (c["pad_h"] == 0) & (c["pad_w"] == 0)) * 1.0,
+                                "(p.window_h == 1 && p.window_w == 1 && p.stride_h == 1 && p.stride_w == 1 && "
+                                "p.pad_h == 0 && p.pad_w == 0 ? 1.0 : 0.0)"),
+    "winograd_applies": Feature(lambda c: ((c["window_h"] == 3) & (c["window_w"] == 3) & (c["stride_h"] == 1)
+                                           & (c["stride_w"] == 1)) * 1.0,
+                                "(p.window_h == 3 && p.window_w == 3 && p.stride_h == 1 && p.stride_w == 1 ? 1.0 : 0.0)"),
 }
 
 OP_FEATURES: dict[str, dict[str, Feature]] = {"gemm": GEMM_FEATURES, "conv2d": CONV2D_FEATURES}
