@@ -53,8 +53,8 @@ Conv2dDesc with_padding(Conv2dDesc desc, Padding padding);
 //   portkern::conv2d: argument desc.out_h = 5 must be (in_h + pad_top + pad_bottom - dilation_h*(window_h-1) - 1)/stride_h + 1 = 6
 Conv2dDesc conv2d_complete(const Conv2dDesc& desc);
 
-// An algorithm and configuration to use instead of the rule's pick; empty fields: the rule decides. A
-// configuration names its algorithm ("tiled/t2x4_c4_k4"), so `config` alone is enough.
+// An algorithm and configuration to use instead of the deployment's pick; empty fields: the library
+// decides. A configuration names its algorithm ("tiled/t2x4_c4_k4"), so `config` alone is enough.
 struct Conv2dChoice {
   std::string algorithm;   // "direct", "tiled", "im2col", "gemm_1x1", "winograd"
   std::string config;      // a configuration name of that algorithm
@@ -66,7 +66,8 @@ struct Conv2dChoice {
 void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const float* filter, float* output,
             const Conv2dChoice& force = {});
 
-// What the rule picks for a descriptor on a device, and the reason, without running anything.
+// What the deployment picks for a descriptor on a device, and why (the path through its decision trees),
+// without running anything.
 struct Conv2dSelection {
   std::string algorithm, config, reason;
 };

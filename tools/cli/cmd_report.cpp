@@ -62,7 +62,7 @@ void add_report(CLI::App& app) {
                    d.is_cpu() ? "best of OpenBLAS, oneDNN" : "cuBLAS", std::to_string(entry["gemm"]["rows"].size())});
 
       for (const std::string net : {"vgg16", "resnet50"}) {
-        std::cout << "\n-- conv2d fp32, " << net << " batch 1: the rule's pick vs "
+        std::cout << "\n-- conv2d fp32, " << net << " batch 1: the deployment's pick vs "
                   << (d.is_cpu() ? "oneDNN" : "cuDNN") << '\n';
         bench::Conv2dBenchOptions conv;
         conv.net = net;
