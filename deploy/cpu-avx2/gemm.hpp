@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <span>
 #include <string_view>
 
 #include "portkern/deploy/selector.hpp"
@@ -23,6 +24,17 @@ struct gemm {
   static int select_tiled(const Problem& p, Path* path = nullptr) {
     const double log2_n = std::log2(double(p.n));
     if (le(path, "log2_n", log2_n, 3.0)) return 2;
+    return 0;
+  }
+  // As a generated header: the configurations of `family` (empty when it is not deployed), and its pick.
+  static std::span<const std::string_view> configs_of(std::string_view family) {
+    if (family == "cpu_packed") return cpu_packed;
+    if (family == "tiled") return tiled;
+    return {};
+  }
+  static int select_in(std::string_view family, const Problem& p, Path* path = nullptr) {
+    if (family == "cpu_packed") return select_cpu_packed(p, path);
+    if (family == "tiled") return select_tiled(p, path);
     return 0;
   }
 };

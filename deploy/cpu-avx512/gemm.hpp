@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <cmath>
+#include <span>
 #include <string_view>
 #include "portkern/deploy/selector.hpp"
 namespace portkern::deploy::cpu_avx512 {
@@ -38,6 +39,17 @@ struct gemm {
     } else {
       return 2;
     }
+  }
+  // The configurations of `family` (empty when it is not deployed), and its tree's pick among them.
+  static std::span<const std::string_view> configs_of(std::string_view family) {
+    if (family == "cpu_packed") return cpu_packed;
+    if (family == "tiled") return tiled;
+    return {};
+  }
+  static int select_in(std::string_view family, const Problem& p, Path* path = nullptr) {
+    if (family == "cpu_packed") return select_cpu_packed(p, path);
+    if (family == "tiled") return select_tiled(p, path);
+    return 0;
   }
 };
 }  // namespace portkern::deploy::cpu_avx512

@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <cmath>
+#include <span>
 #include <string_view>
 #include "portkern/deploy/selector.hpp"
 namespace portkern::deploy::cuda_sm90 {
@@ -85,6 +86,17 @@ struct gemm {
         return 0;
       }
     }
+  }
+  // The configurations of `family` (empty when it is not deployed), and its tree's pick among them.
+  static std::span<const std::string_view> configs_of(std::string_view family) {
+    if (family == "cuda_native") return cuda_native;
+    if (family == "tiled") return tiled;
+    return {};
+  }
+  static int select_in(std::string_view family, const Problem& p, Path* path = nullptr) {
+    if (family == "cuda_native") return select_cuda_native(p, path);
+    if (family == "tiled") return select_tiled(p, path);
+    return 0;
   }
 };
 }  // namespace portkern::deploy::cuda_sm90

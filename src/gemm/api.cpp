@@ -105,7 +105,7 @@ GemmDeployment describe_deployment() {
   for (std::string_view family : D::families) {
     d.families.emplace_back(family);
     d.configs.emplace_back();
-    for (std::string_view config : gemm_impl::deployed_configs<D>(family)) d.configs.back().emplace_back(config);
+    for (std::string_view config : D::configs_of(family)) d.configs.back().emplace_back(config);
   }
   return d;
 }
