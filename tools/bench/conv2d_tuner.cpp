@@ -15,7 +15,6 @@
 #include "bench/tuning_csv.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/error.hpp"
-#include "portkern/runtime/timer.hpp"
 
 namespace portkern::bench {
 
@@ -89,23 +88,14 @@ void tune_conv2d(const Device& device, const ConvTuneOptions& options) {
         if (!data) data = std::make_unique<ConvOperands>(q, d);
         const auto call = data->call(c);
         data->poison();
-        Timer timer(q);
-        timer.start();
-        call();
-        timer.stop();
-        const double first = timer.elapsed_ms();
+        const double first = time_once(q, call);
         const double error = data->max_rel_error();
         if (!(error < 1e-3)) throw Error("wrong result: relative error " + std::to_string(error));
-        // A configuration far slower than a sample keeps the time of its checked call: the dataset needs its
-        // rank, and the CPU's direct loops take seconds per call on the large layers.
-        if (first > 5 * time_ms) {
-          median_ms = first;
-          reps = 1;
-        } else {
-          const Measurement m = measure(q, call, time_ms, 3);
-          median_ms = m.median_ms;
-          reps = long(m.calls_per_sample) * m.samples;
-        }
+        // A configuration far slower than a sample keeps the time of its checked call: the CPU's direct
+        // loops take seconds per call on the large layers (5 samples' worth covers a first call's warm-up).
+        const Measurement m = tuning_measure(q, call, first, 5 * time_ms, time_ms);
+        median_ms = m.median_ms;
+        reps = long(m.calls_per_sample) * m.samples;
         gflops = data->flops() / (median_ms * 1e-3) / 1e9;
       } catch (const Error& e) {
         failure = e.what();

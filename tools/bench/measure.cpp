@@ -29,6 +29,20 @@ Measurement measure(Queue& queue, const std::function<void()>& call, double samp
   return m;
 }
 
+double time_once(Queue& queue, const std::function<void()>& call) {
+  Timer timer(queue);
+  timer.start();
+  call();
+  timer.stop();
+  return timer.elapsed_ms();
+}
+
+Measurement tuning_measure(Queue& queue, const std::function<void()>& call, double once_ms, double slow_ms,
+                           double sample_ms) {
+  if (once_ms > slow_ms) return {once_ms, once_ms, 1, 1};
+  return measure(queue, call, sample_ms, 3);
+}
+
 double default_sample_ms(const Queue& queue, bool quick) {
   if (queue.device().is_cuda()) return quick ? 5 : 10;
   return quick ? 20 : 50;

@@ -18,6 +18,16 @@ struct Measurement {
 
 Measurement measure(Queue& queue, const std::function<void()>& call, double sample_ms, int samples);
 
+// A tuning dataset's time for a configuration whose call took `once_ms` once (after a warm-up): a
+// configuration slower than `slow_ms` keeps that one time (the dataset needs its rank, not more of its slow
+// calls), the others get `measure`'s median over three samples of `sample_ms`. calls_per_sample * samples
+// is the number of calls timed.
+Measurement tuning_measure(Queue& queue, const std::function<void()>& call, double once_ms, double slow_ms,
+                           double sample_ms);
+
+// The time of one call of `call`, on the queue's device timer.
+double time_once(Queue& queue, const std::function<void()>& call);
+
 // The sample length that suits a device: longer on the CPU, whose timer is the host clock.
 double default_sample_ms(const Queue& queue, bool quick);
 

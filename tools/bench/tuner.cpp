@@ -12,7 +12,6 @@
 #include "gemm/tiled_config.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/error.hpp"
-#include "portkern/runtime/timer.hpp"
 
 namespace portkern::bench {
 
@@ -104,21 +103,10 @@ void tune_gemm(const Device& device, const TuneOptions& options) {
         call();
         const double error = ops->max_rel_error(q);
         if (!(error < 1e-4)) throw Error("wrong result: relative error " + std::to_string(error));
-        // A configuration far slower than a sample is timed once more, alone: the dataset needs its rank,
-        // not three more of its slow calls.
-        Timer timer(q);
-        timer.start();
-        call();
-        timer.stop();
-        const double once = timer.elapsed_ms();
-        if (once > time_ms) {
-          median_ms = once;
-          reps = 1;
-        } else {
-          const Measurement m = measure(q, call, time_ms, 3);
-          median_ms = m.median_ms;
-          reps = long(m.calls_per_sample) * m.samples;
-        }
+        // The checked call warmed up: a configuration far slower than a sample is timed once more, alone.
+        const Measurement m = tuning_measure(q, call, time_once(q, call), time_ms, time_ms);
+        median_ms = m.median_ms;
+        reps = long(m.calls_per_sample) * m.samples;
         gflops = 2.0 * s.m * s.n * s.k * s.batch / (median_ms * 1e-3) / 1e9;
       } catch (const Error& e) {
         failure = e.what();
