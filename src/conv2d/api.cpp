@@ -115,11 +115,7 @@ Conv2dChoice resolve(const Device& device, const Conv2dDesc& d, const Conv2dChoi
       const Conv2dSelection s = conv2d_impl::select(device, d);
       return {s.algorithm, s.config};
     }
-    const std::string& algorithm = choice.algorithm;
-    if (algorithm == "tiled") choice.config = "tiled/t2x4_c4_k4";
-    else if (algorithm == "im2col") choice.config = device.is_cpu() ? "im2col/chunked" : "im2col/whole";
-    else if (algorithm == "winograd") choice.config = "winograd/f4";
-    else choice.config = algorithm + "/default";
+    choice.config = default_config(device, choice.algorithm);
   } else if (choice.algorithm.empty()) {
     choice.algorithm = choice.config.substr(0, choice.config.find('/'));
   }

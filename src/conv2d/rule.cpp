@@ -54,13 +54,20 @@ Conv2dSelection deployed_pick(const deploy::ConvProblem& p) {
 
 }  // namespace
 
+std::string default_config(const Device& device, const std::string& algorithm) {
+  if (algorithm == "tiled") return "tiled/t2x4_c4_k4";
+  if (algorithm == "im2col") return device.is_cpu() ? "im2col/chunked" : "im2col/whole";
+  if (algorithm == "winograd") return "winograd/f4";
+  return algorithm + "/default";
+}
+
 Conv2dSelection select(const Device& device, const Conv2dDesc& d) {
   if (d.dilation_h != 1 || d.dilation_w != 1) return {"direct", "direct/default", "dilation > 1"};
   const deploy::ConvProblem p = problem(d);
   Conv2dSelection pick = device.is_cpu() ? deployed_pick<CpuDeployment>(p) : deployed_pick<CudaDeployment>(p);
   std::string why;
   if (applies(pick.algorithm, d, &why)) return pick;
-  const std::string im2col = device.is_cpu() ? "im2col/chunked" : "im2col/whole";
+  const std::string im2col = default_config(device, "im2col");
   return {"im2col", im2col, pick.reason + " -> " + pick.config + ", which does not apply (" + why + "): " + im2col};
 }
 

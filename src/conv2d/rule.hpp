@@ -15,4 +15,8 @@ bool applies(const std::string& algorithm, const Conv2dDesc& d, std::string* why
 
 Conv2dSelection select(const Device& device, const Conv2dDesc& d);
 
+// The configuration an algorithm runs when the caller names only the algorithm (and the im2col fallback):
+// im2col chunked on the CPU and whole on a GPU, tiled/t2x4_c4_k4, winograd/f4, else "<algorithm>/default".
+std::string default_config(const Device& device, const std::string& algorithm);
+
 }  // namespace portkern::conv2d_impl

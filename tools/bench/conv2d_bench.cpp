@@ -53,6 +53,12 @@ std::vector<ConvLayer> read_conv_layers(const std::string& path) {
   return layers;
 }
 
+std::string layer_label(const ConvLayer& l) {
+  auto s = [](std::int64_t v) { return std::to_string(v); };
+  return s(l.window) + "x" + s(l.window) + "/" + s(l.stride) + " " + s(l.in_h) + "x" + s(l.in_w) + "x" + s(l.in_c) +
+         "->" + s(l.out_k);
+}
+
 Conv2dDesc layer_desc(const ConvLayer& l, std::int64_t batch) {
   Conv2dDesc d;
   d.batch = batch, d.in_h = l.in_h, d.in_w = l.in_w, d.in_c = l.in_c, d.out_c = l.out_k;
@@ -172,10 +178,10 @@ void print_conv2d(const nlohmann::json& result) {
   headers.insert(headers.end(), {"pick", "GFLOP/s", "vendor", "vendor GFLOP/s", "ratio", "max rel err"});
   Table table(headers);
   for (const auto& r : rows) {
-    auto v = [&](const char* key) { return std::to_string(r[key].get<long>()); };
-    std::vector<std::string> cells = {r["layer"].get<std::string>(),
-                                      v("window") + "x" + v("window") + "/" + v("stride") + " " + v("in_h") + "x" +
-                                          v("in_w") + "x" + v("in_c") + "->" + v("out_k")};
+    auto v = [&](const char* key) { return r[key].get<std::int64_t>(); };
+    const ConvLayer layer{r["layer"].get<std::string>(), v("window"), v("stride"), v("in_h"), v("in_w"), v("in_c"),
+                          v("out_h"), v("out_w"), v("out_k")};
+    std::vector<std::string> cells = {layer.name, layer_label(layer)};
     for (const auto& c : configs)
       cells.push_back(r["algorithms"].contains(c) ? fixed(r["algorithms"][c]["gflops"].get<double>()) : "");
     cells.push_back(r["config"].get<std::string>());

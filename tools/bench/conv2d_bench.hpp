@@ -23,6 +23,9 @@ std::string conv_shapes_path(const std::string& net);
 // Reads a shapes CSV (layer,window,stride,in_h,in_w,in_c,out_h,out_w,out_k).
 std::vector<ConvLayer> read_conv_layers(const std::string& path);
 
+// "3x3/1 56x56x64->64": window x window / stride, input rows x columns x channels -> output channels.
+std::string layer_label(const ConvLayer& layer);
+
 // The layer as a descriptor: padding 0 where (in - window)/stride + 1 == out, else (window - 1)/2.
 Conv2dDesc layer_desc(const ConvLayer& layer, std::int64_t batch);
 

@@ -22,8 +22,8 @@ ConvOperands::ConvOperands(Queue& q, const Conv2dDesc& d)
   filter_.upload(q, host_f_);
 }
 
-double ConvOperands::flops() const {
-  return 2.0 * d_.batch * d_.out_h * d_.out_w * d_.out_c * d_.in_c * d_.window_h * d_.window_w;
+double conv_flops(const Conv2dDesc& d) {
+  return 2.0 * d.batch * d.out_h * d.out_w * d.out_c * d.in_c * d.window_h * d.window_w;
 }
 
 std::function<void()> ConvOperands::call(const Conv2dChoice& choice) {

@@ -12,13 +12,15 @@
 
 namespace portkern::bench {
 
+// 2 * batch * out_h * out_w * out_c * in_c * window_h * window_w
+double conv_flops(const Conv2dDesc& d);
+
 class ConvOperands {
  public:
   ConvOperands(Queue& q, const Conv2dDesc& completed_desc);
 
   const Conv2dDesc& desc() const { return d_; }
-  // 2 * batch * out_h * out_w * out_c * in_c * window_h * window_w
-  double flops() const;
+  double flops() const { return conv_flops(d_); }
   const float* input() const { return input_.data(); }
   const float* filter() const { return filter_.data(); }
   float* output() { return output_.data(); }

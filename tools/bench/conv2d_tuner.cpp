@@ -3,7 +3,7 @@
 #include <chrono>
 #include <iostream>
 #include <limits>
-#include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -35,14 +35,13 @@ std::string shape_key(const Conv2dDesc& d) {
 // Every distinct descriptor of the nets' layers at each batch, in file order.
 std::vector<Conv2dDesc> tuning_shapes(const ConvTuneOptions& options) {
   std::vector<Conv2dDesc> shapes;
-  std::map<std::string, bool> seen;
+  std::set<std::string> seen;
   for (const auto batch : options.batches)
     for (const auto& net : options.nets)
       for (const auto& layer : read_conv_layers(conv_shapes_path(net))) {
         const Conv2dDesc d = conv2d_complete(layer_desc(layer, batch));
-        const double flops = 2.0 * d.batch * d.out_h * d.out_w * d.out_c * d.in_c * d.window_h * d.window_w;
-        if (options.max_mflop > 0 && flops > options.max_mflop * 1e6) continue;
-        if (!seen.emplace(shape_key(d), true).second) continue;
+        if (options.max_mflop > 0 && conv_flops(d) > options.max_mflop * 1e6) continue;
+        if (!seen.insert(shape_key(d)).second) continue;
         shapes.push_back(d);
       }
   return shapes;

@@ -16,7 +16,6 @@ class TuningCsv {
   TuningCsv(const std::string& path, const std::string& header);
 
   const std::string& path() const { return path_; }
-  std::size_t rows() const { return done_.size(); }
   // Whether the row with this key ("family,config,shape...") is in the file.
   bool measured(const std::string& key) const { return done_.count(key) != 0; }
   // Appends a row; a failed measurement (gflops 0, reps 0) has an empty time.

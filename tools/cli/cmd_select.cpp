@@ -57,15 +57,11 @@ void add_select_conv2d(CLI::App& select) {
       for (const auto batch : batches)
         for (const auto& layer : bench::read_conv_layers(bench::conv_shapes_path(net))) {
           const Conv2dSelection pick = conv2d_select(d, bench::layer_desc(layer, batch));
-          const std::string shape = std::to_string(layer.window) + "x" + std::to_string(layer.window) + "/" +
-                                    std::to_string(layer.stride) + " " + std::to_string(layer.in_h) + "x" +
-                                    std::to_string(layer.in_w) + "x" + std::to_string(layer.in_c) + "->" +
-                                    std::to_string(layer.out_k);
           rows.push_back({{"net", net}, {"layer", layer.name}, {"batch", batch}, {"window", layer.window},
                           {"stride", layer.stride}, {"in_h", layer.in_h}, {"in_w", layer.in_w}, {"in_c", layer.in_c},
                           {"out_k", layer.out_k}, {"algorithm", pick.algorithm}, {"config", pick.config},
                           {"path", pick.reason}});
-          table.add({net, layer.name, std::to_string(batch), shape, pick.algorithm, pick.config, pick.reason});
+          table.add({net, layer.name, std::to_string(batch), bench::layer_label(layer), pick.algorithm, pick.config, pick.reason});
         }
     std::cout << "deployment " << gemm_device_class(d) << '\n';
     table.print(std::cout);

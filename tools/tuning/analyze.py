@@ -20,7 +20,7 @@ configurations of all families.
 
 Writes to --out: report.md (all tables), *.csv tables, selection_vs_n.png, scores.csv (every selection),
 selection.json (the deployment, read by codegen.py); one subdirectory per family when there are several; for an
-op whose hand-written rule is kept as a baseline (baselines.py), deployed_vs_baseline.csv and the comparison in
+op whose hand-written rule is kept as a baseline (runtime_rules.py), deployed_vs_baseline.csv and the comparison in
 selection.json.
 """
 from __future__ import annotations
@@ -297,7 +297,7 @@ def deployed_choice(full: dataset.PerfTable, result: dict, deps: list[Deployment
 
 def compare_with_baseline(full: dataset.PerfTable, sp: evaluate.Split, result: dict, deps: list[Deployment],
                           tables: list[dataset.PerfTable], out_dir: Path) -> dict | None:
-    """The deployment against the hand-written rule it replaces (baselines.py), on the same measurements:
+    """The deployment against the hand-written rule it replaces (runtime_rules.py), on the same measurements:
     geomean fraction of the best of all configurations on the held-out and on all shapes, and per-shape rows
     (deployed_vs_baseline.csv)."""
     if full.op not in runtime_rules.BASELINES:
@@ -306,15 +306,10 @@ def compare_with_baseline(full: dataset.PerfTable, sp: evaluate.Split, result: d
     col = {c: i for i, c in enumerate(full.configs)}
     base = np.array([col.get(c, -1) for c in rule(full.shapes, full.device)])
     shipped = deployed_choice(full, result, deps, tables)
-    rel = evaluate.relative(full.perf)
-
-    def pick(chosen: np.ndarray) -> np.ndarray:
-        return np.where(chosen >= 0, rel[np.arange(full.n_shapes), np.maximum(chosen, 0)], 0.0)
-
     rows = full.shapes.drop(columns="op").assign(
         best=[full.configs[i] for i in full.perf.argmax(axis=1)],
-        deployed=[full.configs[i] if i >= 0 else "(cannot run)" for i in shipped], deployed_fraction=pick(shipped),
-        baseline=[full.configs[i] if i >= 0 else "(missing)" for i in base], baseline_fraction=pick(base),
+        deployed=[full.configs[i] if i >= 0 else "(cannot run)" for i in shipped], deployed_fraction=evaluate.choice_fractions(full.perf, shipped),
+        baseline=[full.configs[i] if i >= 0 else "(missing)" for i in base], baseline_fraction=evaluate.choice_fractions(full.perf, base),
         held_out=np.isin(np.arange(full.n_shapes), sp.test))
     rows.to_csv(out_dir / "deployed_vs_baseline.csv", index=False, float_format="%.4f")
     return {"name": name,

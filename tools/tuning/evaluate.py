@@ -53,12 +53,17 @@ def oracle_score(perf: np.ndarray, selected: list[int]) -> float:
     return geomean(relative(perf)[:, selected].max(axis=1))
 
 
-def choice_score(perf: np.ndarray, chosen: np.ndarray) -> float:
-    """Geomean fraction of the optimum of the configuration chosen (global column index; negative = none could
-    run) for each shape."""
+def choice_fractions(perf: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """Per shape, the fraction of the optimum of the configuration chosen (global column index; negative = none
+    could run: 0)."""
     rel = relative(perf)
     chosen = np.asarray(chosen, dtype=int)
-    return geomean(np.where(chosen >= 0, rel[np.arange(len(rel)), np.maximum(chosen, 0)], 0.0))
+    return np.where(chosen >= 0, rel[np.arange(len(rel)), np.maximum(chosen, 0)], 0.0)
+
+
+def choice_score(perf: np.ndarray, chosen: np.ndarray) -> float:
+    """Geomean over the shapes of choice_fractions."""
+    return geomean(choice_fractions(perf, chosen))
 
 
 def failures(perf: np.ndarray, chosen: np.ndarray) -> int:
