@@ -96,6 +96,7 @@ TEST(Conv2dCpuApi, BadDescriptorsAreErrors) {
   EXPECT_PORTKERN_ERROR(call(conv_desc(1, 8, 8, 2, 2, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2), {"im2col", ""}),
                         "dilation > 1 takes the direct path only");
   EXPECT_PORTKERN_ERROR(call(five, {"", "tiled/t3x3_c1_k1"}), "not instantiated");
+  EXPECT_PORTKERN_ERROR(call(five, {"", "tiled/nosuch"}), "not instantiated in this build (src/conv2d/deployment.hpp; one of direct/default tiled/t1x1_c1_k1");
   EXPECT_PORTKERN_ERROR(call(five, {"fft", ""}), "unknown algorithm");
 }
 

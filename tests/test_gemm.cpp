@@ -65,6 +65,22 @@ TEST(GemmCpuApi, BadArgumentsAreErrors) {
   gemm<float>(q, Op::none, Op::none, 5, 0, 5, 1.f, nullptr, 5, nullptr, 5, 0.f, nullptr, 5);
 }
 
+// A forced family or configuration that the deployment does not have is an error listing those it has.
+TEST(GemmCpuApi, UnknownNamesAreErrorsListingTheKnownOnes) {
+  Queue q;
+  std::vector<float> a(4, 1), b(4, 1), c(4, 1);
+  auto call = [&](const GemmChoice& force) {
+    gemm<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, b.data(), 2, 0.f, c.data(), 2, force);
+  };
+  EXPECT_PORTKERN_ERROR(call({"", "cpu_packed/nosuch"}), "unknown configuration 'cpu_packed/nosuch' (one of cpu_packed/default)");
+  EXPECT_PORTKERN_ERROR(call({"", "nosuch/x"}), "unknown family 'nosuch' on cpu (one of cpu_packed, tiled)");
+  EXPECT_PORTKERN_ERROR(call({"tiled", "cpu_packed/default"}), "configuration 'cpu_packed/default' is not one of family 'tiled'");
+  EXPECT_PORTKERN_ERROR(call({"nosuch", ""}), "family 'nosuch' is not deployed for cpu-avx");
+  EXPECT_PORTKERN_ERROR(call({"nosuch", ""}), "(one of cpu_packed, tiled)");
+  call({"", "cpu_packed/default"});
+  EXPECT_EQ(c, (std::vector<float>{2, 2, 2, 2}));
+}
+
 // lda beyond 2^31: A's second column starts 2^31 + 5 elements after the first. Only the touched pages of the
 // 16 GiB reservation become memory.
 TEST(GemmCpuApi, IndexArithmeticIs64Bit) {

@@ -140,7 +140,11 @@ bool conv2d_supports(const Device& device, const Conv2dDesc& desc, const Conv2dC
     return false;
   }
   if (!instantiated(choice.config)) {
-    if (why) *why = "configuration '" + choice.config + "' is not instantiated in this build (src/conv2d/deployment.hpp)";
+    if (why) {
+      *why = "configuration '" + choice.config + "' is not instantiated in this build (src/conv2d/deployment.hpp; one of";
+      for (const auto& c : conv2d_space(device, true)) *why += " " + c.config;
+      *why += ")";
+    }
     return false;
   }
   return applies(choice.algorithm, d, why);

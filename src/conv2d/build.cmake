@@ -15,6 +15,7 @@ endif()
 target_sources(portkern_cli PRIVATE
   tools/cli/cmd_bench_conv2d.cpp
   tools/bench/conv2d_bench.cpp
+  tools/bench/conv_layers.cpp
   tools/bench/conv2d_operands.cpp
   tools/bench/conv2d_tuner.cpp
   tools/bench/vendor_conv2d_cpu.cpp

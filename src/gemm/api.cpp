@@ -60,6 +60,27 @@ void scale(Queue& queue, const gemm_impl::GemmArgs<T>& p) {
   fail(fn, "family '" + family + "' does not run on " + device.name());
 }
 
+std::string joined(const std::vector<std::string>& names) {
+  std::string all;
+  for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+  return all;
+}
+
+// A caller's choice names a family of the device's deployment, a configuration of that family, and for
+// cpu_packed one it has (the tiled and cuda_native back ends check their names when they look them up).
+void check_forced(const Device& device, const GemmSelection& s) {
+  const GemmDeployment d = gemm_deployment(device);
+  const auto family = std::find(d.families.begin(), d.families.end(), s.family);
+  if (family == d.families.end())
+    fail(fn, "unknown family '" + s.family + "' on " + device.name() + " (one of " + joined(d.families) + ")");
+  if (!s.config.starts_with(s.family + "/"))
+    fail(fn, "configuration '" + s.config + "' is not one of family '" + s.family + "' (its names start with '" +
+                 s.family + "/')");
+  const auto& configs = d.configs[std::size_t(family - d.families.begin())];
+  if (s.family == "cpu_packed" && std::find(configs.begin(), configs.end(), s.config) == configs.end())
+    fail(fn, "unknown configuration '" + s.config + "' (one of " + joined(configs) + ")");
+}
+
 template <class T>
 void dispatch(Queue& queue, const GemmSelection& s, bool ta, bool tb, const gemm_impl::GemmArgs<T>& p) {
   const Device& device = queue.device();
@@ -84,7 +105,9 @@ void dispatch(Queue& queue, const GemmSelection& s, bool ta, bool tb, const gemm
                           : kernel == "splitk" ? Family::splitk
                           : kernel == "tf32x3" ? Family::tf32x3
                           : kernel == "smallk" ? Family::smallk
-                                               : (fail(fn, "unknown configuration '" + s.config + "'"), Family::simt);
+                                               : (fail(fn, "unknown configuration '" + s.config +
+                                                        "' (one of cuda_native/auto, simt, splitk, tf32x3, smallk)"),
+                                                   Family::simt);
     return gemm_impl::cuda_native::run(native, queue.native_stream(), ta, tb, p.m, p.n, p.k, p.alpha, p.a, p.lda,
                                        p.stride_a, p.b, p.ldb, p.stride_b, p.beta, p.c, p.ldc, p.stride_c, p.batch);
   }
@@ -145,6 +168,7 @@ void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, 
   if (!force.config.empty()) {   // a configuration names its family: "tiled/r4a1c4_wg16x16_global"
     choice.config = force.config;
     choice.family = force.family.empty() ? force.config.substr(0, force.config.find('/')) : force.family;
+    check_forced(queue.device(), choice);
   } else {
     choice = select_gemm(queue.device(), deploy::Problem{m, n, k, batch, ta, tb}, force.family);
   }

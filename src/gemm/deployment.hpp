@@ -29,8 +29,12 @@ GemmSelection select_with(const deploy::Problem& p, std::string family) {
   deploy::Path path;
   if (family.empty()) family = std::string(D::families[D::select_family(p, &path)]);
   const auto configs = D::configs_of(family);
-  if (configs.empty())
-    fail("portkern::select_gemm", "family '" + family + "' is not deployed for " + std::string(D::device_class));
+  if (configs.empty()) {
+    std::string deployed;
+    for (std::string_view f : D::families) deployed += (deployed.empty() ? "" : ", ") + std::string(f);
+    fail("portkern::select_gemm",
+         "family '" + family + "' is not deployed for " + std::string(D::device_class) + " (one of " + deployed + ")");
+  }
   const int index = D::select_in(family, p, &path);
   return {std::string(D::device_class), family, std::string(configs[index]), path.str()};
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `portkern tune` keeps its promise on a tiny problem set, for conv2d and GEMM alike: one row per
 # (configuration, shape), with a configuration that does not apply recorded as gflops 0 and reps 0; a second
-# run measures nothing; a row cut short by an interruption is measured again and nothing else is.
+# run measures nothing; a row cut short by an interruption is reported, measured again and nothing else is
+# (tune_kill.sh kills real runs).
 # Usage: tune_resume.sh PATH/TO/portkern
 set -euo pipefail
 portkern=$1
@@ -25,12 +26,14 @@ check_resume() {
   "$@" --out "$csv" 2> "$dir/log"
   cmp -s "$csv" "$dir/first" || fail "$csv: a second run changed the dataset"
   grep -q ": 0 to measure" "$dir/log" || fail "a second run measured again: $(head -1 "$dir/log")"
-  # an interruption: the last row cut in the middle
+  # an older tuner's interruption: the last row cut in the middle, then a newline
   head -n -1 "$dir/first" > "$csv"
   tail -n 1 "$dir/first" | cut -c1-20 | tr -d '\n' >> "$csv"
   echo >> "$csv"
   "$@" --out "$csv" 2> "$dir/log"
-  grep -q ": 1 to measure" "$dir/log" || fail "after a cut row: $(head -1 "$dir/log")"
+  grep -q ": 1 to measure" "$dir/log" || fail "after a cut row: $(head -3 "$dir/log")"
+  grep -q "warning: .*1 lines are not rows (the first: line $(( expected + 1 )))" "$dir/log" \
+    || fail "the cut row was not reported: $(head -3 "$dir/log")"
   [[ $(grep -c . "$csv") == $(( expected + 2 )) ]] || fail "$csv: expected the cut row plus $expected whole rows"
 }
 

@@ -22,63 +22,18 @@
 
 namespace portkern::bench {
 
-std::string conv_shapes_path(const std::string& net) {
-  return net.find('/') != std::string::npos || net.ends_with(".csv") ? net : data_dir() + "/shapes/conv_" + net + ".csv";
-}
-
-std::vector<ConvLayer> read_conv_layers(const std::string& path) {
-  const char* fn = "portkern bench conv2d";
-  std::ifstream in(path);
-  if (!in) fail(fn, "cannot read " + path);
-  std::string line;
-  std::getline(in, line);
-  std::map<std::string, std::size_t> column;
-  {
-    std::stringstream header(line);
-    std::size_t i = 0;
-    for (std::string cell; std::getline(header, cell, ',');) column[cell.substr(0, cell.find_last_not_of(" \r") + 1)] = i++;
-  }
-  for (const char* needed : {"layer", "window", "stride", "in_h", "in_w", "in_c", "out_h", "out_w", "out_k"})
-    if (!column.count(needed)) fail(fn, path + ": the header names no column '" + needed + "'");
-  std::vector<ConvLayer> layers;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> cells;
-    std::stringstream row(line);
-    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
-    auto get = [&](const char* name) { return std::stoll(cells.at(column[name])); };
-    layers.push_back({cells.at(column["layer"]), get("window"), get("stride"), get("in_h"), get("in_w"), get("in_c"),
-                      get("out_h"), get("out_w"), get("out_k")});
-  }
-  return layers;
-}
-
-std::string layer_label(const ConvLayer& l) {
-  auto s = [](std::int64_t v) { return std::to_string(v); };
-  return s(l.window) + "x" + s(l.window) + "/" + s(l.stride) + " " + s(l.in_h) + "x" + s(l.in_w) + "x" + s(l.in_c) +
-         "->" + s(l.out_k);
-}
-
-Conv2dDesc layer_desc(const ConvLayer& l, std::int64_t batch) {
-  Conv2dDesc d;
-  d.batch = batch, d.in_h = l.in_h, d.in_w = l.in_w, d.in_c = l.in_c, d.out_c = l.out_k;
-  d.window_h = d.window_w = l.window;
-  d.stride_h = d.stride_w = l.stride;
-  const std::int64_t pad = (l.in_h - l.window) / l.stride + 1 == l.out_h ? 0 : (l.window - 1) / 2;
-  d.pad_top = d.pad_bottom = d.pad_left = d.pad_right = pad;
-  d.out_h = l.out_h, d.out_w = l.out_w;
-  return d;
-}
-
 namespace {
 
-// The algorithms measured for a descriptor: each applicable one with its default configuration (winograd
-// both tile sizes, with weights transformed once, before timing).
+// The configurations the benchmark measures: each algorithm's default (winograd both tile sizes, with
+// weights transformed once, before timing).
+const std::vector<Conv2dChoice> measured = {{"direct", "direct/default"},  {"tiled", "tiled/t2x4_c4_k4"},
+                                            {"im2col", "im2col/chunked"},  {"im2col", "im2col/whole"},
+                                            {"gemm_1x1", "gemm_1x1/default"}, {"winograd", "winograd/f2"},
+                                            {"winograd", "winograd/f4"}};
+
+// Those of `measured` that apply to a descriptor, and that `only` names (by algorithm or configuration).
 std::vector<Conv2dChoice> candidates(const Device& device, const Conv2dDesc& d, const std::vector<std::string>& only) {
-  const std::vector<Conv2dChoice> all = {{"direct", "direct/default"},  {"tiled", "tiled/t2x4_c4_k4"},
-                                         {"im2col", "im2col/chunked"},  {"im2col", "im2col/whole"},
-                                         {"gemm_1x1", "gemm_1x1/default"}, {"winograd", "winograd/f2"},
-                                         {"winograd", "winograd/f4"}};
+  const std::vector<Conv2dChoice>& all = measured;
   std::vector<Conv2dChoice> chosen;
   for (const auto& c : all) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.algorithm) == only.end() &&
@@ -146,6 +101,14 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
 }
 
 }  // namespace
+
+std::vector<std::string> conv2d_bench_names() {
+  std::vector<std::string> names;
+  for (const auto& c : measured)
+    if (std::find(names.begin(), names.end(), c.algorithm) == names.end()) names.push_back(c.algorithm);
+  for (const auto& c : measured) names.push_back(c.config);
+  return names;
+}
 
 nlohmann::json bench_conv2d(const Device& device, const Conv2dBenchOptions& options) {
   const auto layers = read_conv_layers(conv_shapes_path(options.net));

@@ -8,26 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/conv_layers.hpp"
 #include "portkern/dnn.hpp"
 
 namespace portkern::bench {
 
-struct ConvLayer {
-  std::string name;
-  std::int64_t window, stride, in_h, in_w, in_c, out_h, out_w, out_k;
-};
-
-// The shapes CSV of a network name (vgg16 -> data/shapes/conv_vgg16.csv); a path is returned as it is.
-std::string conv_shapes_path(const std::string& net);
-
-// Reads a shapes CSV (layer,window,stride,in_h,in_w,in_c,out_h,out_w,out_k).
-std::vector<ConvLayer> read_conv_layers(const std::string& path);
-
-// "3x3/1 56x56x64->64": window x window / stride, input rows x columns x channels -> output channels.
-std::string layer_label(const ConvLayer& layer);
-
-// The layer as a descriptor: padding 0 where (in - window)/stride + 1 == out, else (window - 1)/2.
-Conv2dDesc layer_desc(const ConvLayer& layer, std::int64_t batch);
+// What --algo may name: the algorithms and the configurations the benchmark measures.
+std::vector<std::string> conv2d_bench_names();
 
 struct Conv2dBenchOptions {
   std::string net = "vgg16";        // vgg16 or resnet50 (data/shapes/conv_<net>.csv), or a CSV path

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "bench/checked_size.hpp"
 #include "bench/shapes.hpp"
 #include "bench/vendor_gemm.hpp"
 #include "portkern/runtime/buffer.hpp"
@@ -28,11 +29,19 @@ struct Operands {
     lda = s.trans_a ? s.k : s.m;
     ldb = s.trans_b ? s.n : s.k;
     ldc = s.m;
-    size_a = s.m * s.k * s.batch, size_b = s.k * s.n * s.batch, size_c = s.m * s.n * s.batch;
-    const double bytes = double(size_a + size_b + size_c) * sizeof(T);
+    const char* fn = "portkern bench gemm";
+    constexpr std::int64_t bytes_per = sizeof(T);
+    size_a = product_or_fail({s.m, s.k, s.batch, bytes_per}, fn, "the bytes of A (m*k*batch*size)") / bytes_per;
+    size_b = product_or_fail({s.k, s.n, s.batch, bytes_per}, fn, "the bytes of B (k*n*batch*size)") / bytes_per;
+    size_c = product_or_fail({s.m, s.n, s.batch, bytes_per}, fn, "the bytes of C (m*n*batch*size)") / bytes_per;
+    const double bytes = (double(size_a) + double(size_b) + double(size_c)) * sizeof(T);
     const double cache = q.device().is_cuda() ? 64e6 : 32e6;
     sets = int(std::clamp(std::ceil(2 * cache / bytes), 1.0, 4.0));
-    std::mt19937 rng(unsigned(s.m * 31 + s.n * 17 + s.k));
+    check_fits_memory(q.device(), bytes * sets + (double(size_a) + double(size_b)) * sizeof(T), fn,
+                      "the operands of m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" +
+                          std::to_string(s.k) + " batch=" + std::to_string(s.batch) + " (" + std::to_string(sets) +
+                          " copies and the host's A and B)");
+    std::mt19937 rng(unsigned(std::uint64_t(s.m) * 31 + std::uint64_t(s.n) * 17 + std::uint64_t(s.k)));
     std::uniform_real_distribution<double> uniform(-1, 1);
     host_a.resize(std::size_t(size_a));
     host_b.resize(std::size_t(size_b));

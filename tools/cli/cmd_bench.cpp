@@ -7,6 +7,7 @@
 #include "bench/shapes.hpp"
 #include "bench/transpose_bench.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 
 namespace portkern::cli {
 
@@ -18,10 +19,10 @@ void add_bench(CLI::App& app) {
   static std::string device = "cpu", json;
   static bool full = false;
   static int threads = 0;
-  transpose->add_option("--device", device, "cpu or cuda:N")->capture_default_str();
+  add_device_option(*transpose, device);
   transpose->add_flag("--full", full, "More and larger sizes");
-  transpose->add_option("--threads", threads, "CPU threads (0: all)");
-  transpose->add_option("--json", json, "Also write the rows as JSON to this file");
+  add_threads_option(*transpose, threads);
+  add_output_option(*transpose, "--json", json, "Also write the rows as JSON to this file");
   transpose->callback([] {
     const Device d = Device::parse(device);
     std::cout << bench::summary(d) << '\n';
@@ -34,17 +35,18 @@ void add_bench(CLI::App& app) {
   static std::string gemm_device = "cpu", set = "square", shapes_file, family, gemm_json;
   static int gemm_threads = 0;
   static bool use_double = false, gemm_full = false;
-  gemm->add_option("--device", gemm_device, "cpu or cuda:N")->capture_default_str();
+  add_device_option(*gemm, gemm_device);
   gemm->add_option("--set", set, "square, pow2, seed, nets, nets-quick, or ladder (seed 002's optimisation ladder)")
       ->capture_default_str();
   gemm->add_option("--shapes", shapes_file, "CSV with a header naming m,k,n,batch (instead of --set)");
   gemm->add_option("--family", family, "Report the best deployed configuration of this family (e.g. tiled)");
-  gemm->add_option("--threads", gemm_threads, "CPU threads (0: all)");
+  add_threads_option(*gemm, gemm_threads);
   gemm->add_flag("--double", use_double, "Double precision instead of single");
   gemm->add_flag("--full", gemm_full, "Longer samples");
-  gemm->add_option("--json", gemm_json, "Also write the rows as JSON to this file");
+  add_output_option(*gemm, "--json", gemm_json, "Also write the rows as JSON to this file");
   gemm->callback([] {
     const Device d = Device::parse(gemm_device);
+    if (!family.empty()) check_gemm_family("--family", gemm_device, family, false);
     std::cout << bench::summary(d) << '\n';
     if (set == "ladder" && shapes_file.empty()) {
       const auto result = bench::bench_ladder(d, 1280, gemm_threads);   // seed 002's size

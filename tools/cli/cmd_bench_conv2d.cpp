@@ -4,6 +4,7 @@
 #include "bench/conv2d_bench.hpp"
 #include "bench/device_info.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 
 namespace portkern::cli {
 
@@ -14,15 +15,20 @@ void add_bench_conv2d(CLI::App& bench) {
   static std::int64_t batch = 1;
   static int threads = 0;
   static bool full = false;
-  conv->add_option("--device", device, "cpu or cuda:N")->capture_default_str();
+  add_device_option(*conv, device);
   conv->add_option("--net", net, "vgg16, resnet50 or a shapes CSV")->capture_default_str();
-  conv->add_option("--batch", batch, "Images per call")->capture_default_str();
+  conv->add_option("--batch", batch, "Images per call")->capture_default_str()->check(positive_integer);
   conv->add_option("--algo", algorithms, "Only these algorithms (direct, tiled, im2col, gemm_1x1, winograd) or configs");
-  conv->add_option("--threads", threads, "CPU threads (0: all)");
+  add_threads_option(*conv, threads);
   conv->add_flag("--full", full, "Longer samples");
-  conv->add_option("--json", json, "Also write the rows as JSON to this file");
+  add_output_option(*conv, "--json", json, "Also write the rows as JSON to this file");
   conv->callback([] {
     const Device d = Device::parse(device);
+    const auto names = bench::conv2d_bench_names();
+    for (const auto& a : algorithms)
+      if (std::find(names.begin(), names.end(), a) == names.end())
+        usage_error("--algo", "'" + a + "' is neither an algorithm nor a configuration the benchmark measures (one of " +
+                                  join(names) + ")");
     std::cout << bench::summary(d) << '\n';
     bench::Conv2dBenchOptions options;
     options.net = net;

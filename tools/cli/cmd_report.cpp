@@ -11,6 +11,7 @@
 #include "bench/table.hpp"
 #include "bench/transpose_bench.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 
 namespace portkern::cli {
 
@@ -37,8 +38,8 @@ void add_report(CLI::App& app) {
   static int threads = 0;
   static std::string json;
   cmd->add_flag("--full", full, "Complete suites instead of the quick sizes");
-  cmd->add_option("--threads", threads, "CPU threads (0: all)");
-  cmd->add_option("--json", json, "Also write the report as JSON to this file");
+  add_threads_option(*cmd, threads);
+  add_output_option(*cmd, "--json", json, "Also write the report as JSON to this file");
   cmd->callback([] {
     nlohmann::json report = {{"devices", nlohmann::json::array()}};
     bench::Table summary({"device", "part", "geomean ratio", "against", "rows"});

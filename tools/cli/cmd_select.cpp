@@ -8,6 +8,7 @@
 #include "bench/shapes.hpp"
 #include "bench/table.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/dnn.hpp"
 
@@ -18,13 +19,14 @@ namespace {
 void add_select_gemm(CLI::App& select) {
   auto* gemm = select.add_subcommand("gemm", "GEMM");
   static std::string device = "cpu", shapes = "nets-quick", family, json;
-  gemm->add_option("--device", device, "cpu or cuda:N (a device class's deployment is compiled in)")->capture_default_str();
+  add_device_option(*gemm, device, "cpu or cuda:N (a device class's deployment is compiled in)");
   gemm->add_option("--shapes", shapes, "A CSV naming m,k,n,batch, or a set name")->capture_default_str();
   gemm->add_option("--family", family, "The pick within this family");
-  gemm->add_option("--json", json, "Also write the rows as JSON to this file");
+  add_output_option(*gemm, "--json", json, "Also write the rows as JSON to this file");
   gemm->callback([] {
     const Device d = Device::parse(device);
-    const auto list = std::filesystem::exists(shapes) ? bench::read_gemm_shapes(shapes) : bench::gemm_set(shapes, d);
+    if (!family.empty()) check_gemm_family("--family", device, family, false);
+    const auto list = bench::gemm_shapes(shapes, d);
     nlohmann::json rows = nlohmann::json::array();
     bench::Table table({"m", "n", "k", "batch", "op", "family", "config", "path"});
     for (const auto& s : list) {
@@ -45,10 +47,10 @@ void add_select_conv2d(CLI::App& select) {
   static std::string device = "cpu", json;
   static std::vector<std::string> nets = {"resnet50", "vgg16"};
   static std::vector<std::int64_t> batches = {1};
-  conv->add_option("--device", device, "cpu or cuda:N (a device class's deployment is compiled in)")->capture_default_str();
+  add_device_option(*conv, device, "cpu or cuda:N (a device class's deployment is compiled in)");
   conv->add_option("--nets", nets, "vgg16, resnet50 (data/shapes/conv_<net>.csv) or shape CSVs")->capture_default_str();
-  conv->add_option("--batches", batches, "Images per call")->capture_default_str();
-  conv->add_option("--json", json, "Also write the rows as JSON to this file");
+  conv->add_option("--batches", batches, "Images per call")->capture_default_str()->check(positive_integer);
+  add_output_option(*conv, "--json", json, "Also write the rows as JSON to this file");
   conv->callback([] {
     const Device d = Device::parse(device);
     nlohmann::json rows = nlohmann::json::array();

@@ -8,6 +8,7 @@
 #include "bench/shapes.hpp"
 #include "bench/tuner.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/error.hpp"
 
@@ -37,22 +38,25 @@ void add_tune_gemm(CLI::App& tune) {
   static std::string device = "cpu", shapes = "nets-quick", out;
   static bench::TuneOptions options;
   static bool run_deploy = false, analyse_only = false;
-  gemm->add_option("--device", device, "cpu or cuda:N")->capture_default_str();
+  add_device_option(*gemm, device);
   gemm->add_option("--family", options.family, "tiled, cpu_packed, cuda_native, or all")->capture_default_str();
   gemm->add_option("--configs", options.configs, "tiled: seed (640), full (3200) or a substring of the names")->capture_default_str();
   gemm->add_option("--shapes", shapes, "nets, nets-quick, square, pow2, seed, or a CSV file naming m,k,n,batch")->capture_default_str();
-  gemm->add_option("--out", out, "Dataset CSV (default data/tuning/<device-class>/gemm-<family>.csv)");
-  gemm->add_option("--time-ms", options.time_ms, "Length of one sample (default 20 on the CPU, 2 on a GPU)");
-  gemm->add_option("--pause-ms", options.pause_ms, "Pause between configurations");
-  gemm->add_option("--threads", options.threads, "CPU threads (0: all)");
-  gemm->add_option("--max-mflop", options.max_mflop, "Skip shapes of more MFLOP than this (to fit a time budget)");
+  add_output_option(*gemm, "--out", out, "Dataset CSV (default data/tuning/<device-class>/gemm-<family>.csv)");
+  gemm->add_option("--time-ms", options.time_ms, "Length of one sample (default 20 on the CPU, 2 on a GPU)")
+      ->check(positive_finite);
+  gemm->add_option("--pause-ms", options.pause_ms, "Pause between configurations")->check(CLI::Range(0, 60000));
+  add_threads_option(*gemm, options.threads);
+  gemm->add_option("--max-mflop", options.max_mflop, "Skip shapes of more MFLOP than this (to fit a time budget)")
+      ->check(positive_finite);
   gemm->add_flag("--deploy", run_deploy, "Then analyse the dataset and write deploy/<device-class>/gemm.hpp");
   gemm->add_flag("--analyse-only", analyse_only, "Skip the measurements: analyse and deploy the dataset as it is");
   gemm->callback([] {
     const Device d = Device::parse(device);
+    check_gemm_family("--family", device, options.family, true);
     const std::string csv = out.empty() ? bench::default_tuning_csv(d, options.family) : out;
     if (!analyse_only) {
-      options.shapes = std::filesystem::exists(shapes) ? bench::read_gemm_shapes(shapes) : bench::gemm_set(shapes, d);
+      options.shapes = bench::gemm_shapes(shapes, d);
       options.out = csv;
       bench::tune_gemm(d, options);
     }
@@ -65,15 +69,19 @@ void add_tune_conv2d(CLI::App& tune) {
   static std::string device = "cpu";
   static bench::ConvTuneOptions options;
   static bool run_deploy = false, analyse_only = false;
-  conv->add_option("--device", device, "cpu or cuda:N")->capture_default_str();
+  add_device_option(*conv, device);
   conv->add_option("--nets", options.nets, "Shape files: vgg16, resnet50 (data/shapes/conv_<net>.csv) or CSV paths")
       ->capture_default_str();
-  conv->add_option("--batches", options.batches, "Images per call; every layer is tuned at each")->capture_default_str();
-  conv->add_option("--out", options.out, "Dataset CSV (default data/tuning/<device-class>/conv2d.csv)");
-  conv->add_option("--time-ms", options.time_ms, "Length of one sample (default 20 on the CPU, 2 on a GPU)");
-  conv->add_option("--pause-ms", options.pause_ms, "Pause between configurations");
-  conv->add_option("--threads", options.threads, "CPU threads (0: all)");
-  conv->add_option("--max-mflop", options.max_mflop, "Skip shapes of more MFLOP than this (to fit a time budget)");
+  conv->add_option("--batches", options.batches, "Images per call; every layer is tuned at each")
+      ->capture_default_str()
+      ->check(positive_integer);
+  add_output_option(*conv, "--out", options.out, "Dataset CSV (default data/tuning/<device-class>/conv2d.csv)");
+  conv->add_option("--time-ms", options.time_ms, "Length of one sample (default 20 on the CPU, 2 on a GPU)")
+      ->check(positive_finite);
+  conv->add_option("--pause-ms", options.pause_ms, "Pause between configurations")->check(CLI::Range(0, 60000));
+  add_threads_option(*conv, options.threads);
+  conv->add_option("--max-mflop", options.max_mflop, "Skip shapes of more MFLOP than this (to fit a time budget)")
+      ->check(positive_finite);
   conv->add_flag("--deploy", run_deploy, "Then analyse the dataset and write deploy/<device-class>/conv2d.hpp");
   conv->add_flag("--analyse-only", analyse_only, "Skip the measurements: analyse and deploy the dataset as it is");
   conv->callback([] {

@@ -1,6 +1,10 @@
-// portkern: the command line — info, bench, report, tune, select.
+// portkern: the command line — info, bench, report, tune, select. Nothing escapes main: a rejected command
+// line ends with one `error:` line and exit 2, any failure (bad input file, out of memory, a file that
+// cannot be written) with one `error:` line and exit 1.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <new>
 
 #include "cli/commands.hpp"
 #include "portkern/error.hpp"
@@ -8,15 +12,21 @@
 namespace portkern::cli {
 
 void write_json(const std::string& path, const nlohmann::json& json) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
   std::ofstream out(path);
   if (!out) fail("portkern", "cannot write " + path);
   out << json.dump(2) << '\n';
+  out.close();
+  if (!out) fail("portkern", "writing " + path + " failed");
   std::cerr << "wrote " << path << '\n';
 }
 
 }  // namespace portkern::cli
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   CLI::App app{"portkern: performance-portable compute kernels for CPUs and NVIDIA GPUs"};
   app.require_subcommand(1);
   portkern::cli::add_info(app);
@@ -26,11 +36,30 @@ int main(int argc, char** argv) {
   portkern::cli::add_select(app);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::Success& e) {   // --help
     return app.exit(e);
-  } catch (const portkern::Error& e) {
-    std::cerr << "error: " << e.what() << '\n';
-    return 1;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "error: " << e.what() << " (see " << argv[0] << " --help)\n";
+    return 2;
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const portkern::Error& e) {
+    std::cerr << "error: " << e.what() << '\n';
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of memory\n";
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "error: " << e.what() << '\n';
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+  } catch (...) {
+    std::cerr << "error: an unknown exception\n";
+  }
+  return 1;
 }

@@ -13,9 +13,15 @@ and a shape is the key (op, shape columns...); `config` is an opaque, stable str
 (shape, config) rows and pivots to a `PerfTable`: shapes (rows) x configurations (columns) of GFLOP/s, with 0
 for failed or missing measurements. Shapes on which every configuration failed are dropped (they carry no
 information about which configuration to choose).
+
+`read` tolerates what an interrupted `portkern tune` may leave: a last line without its newline (a row cut
+short) and whole lines that are not rows (a wrong number of cells, or cells that are not numbers) are
+skipped with a `DatasetWarning`; the tuner measures those rows again when it resumes.
 """
 from __future__ import annotations
 
+import io
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -39,6 +45,38 @@ def shape_key(op: str) -> list[str]:
 
 class DatasetError(ValueError):
     """A dataset that does not have the expected format or content."""
+
+
+class DatasetWarning(UserWarning):
+    """Lines of a dataset that were skipped (a row cut short by an interruption, a malformed line)."""
+
+
+def _whole_rows(path: str | Path, op: str) -> pd.DataFrame:
+    """The rows of the dataset at `path`, without a cut last line or lines that are not rows (warned about)."""
+    text = Path(path).read_text()
+    lines = text.split("\n")
+    cut = lines.pop()   # "" when the text ends with a newline, else a row cut short
+    if not lines:
+        raise DatasetError(f"{path}: no header line")
+    width = lines[0].count(",") + 1
+    kept = [lines[0]] + [line for line in lines[1:] if line.count(",") + 1 == width]
+    skipped = len(lines) - len(kept)
+    if cut:
+        warnings.warn(f"{path}: the last row was cut short ({len(cut)} characters without a newline): skipped",
+                      DatasetWarning, stacklevel=3)
+    df = pd.read_csv(io.StringIO("\n".join(kept) + "\n"), dtype={"device": str, "op": str, "family": str, "config": str})
+    bad = pd.Series(False, index=df.index)
+    for col in [*SHAPE_COLUMNS[op], "reps"]:
+        if col in df.columns:
+            bad |= pd.to_numeric(df[col], errors="coerce").isna()
+    for col in ("device", "op", "family", "config"):
+        if col in df.columns:
+            bad |= df[col].isna()
+    skipped += int(bad.sum())
+    if skipped:
+        warnings.warn(f"{path}: {skipped} lines are not rows of a {op} dataset (wrong number of cells or not "
+                      f"numbers): skipped", DatasetWarning, stacklevel=3)
+    return df[~bad].reset_index(drop=True)
 
 
 @dataclass
@@ -102,7 +140,7 @@ def read(paths: Iterable[str | Path], op: str = "gemm") -> pd.DataFrame:
     expected = columns(op)
     frames = []
     for path in paths:
-        df = pd.read_csv(path, dtype={"device": str, "op": str, "family": str, "config": str})
+        df = _whole_rows(path, op)
         missing = [c for c in expected if c not in df.columns]
         if missing:
             raise DatasetError(f"{path}: missing columns {missing} (an {op} dataset has {','.join(expected)})")

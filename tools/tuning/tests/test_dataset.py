@@ -36,3 +36,21 @@ def test_filters_and_errors(dataset_csv, two_family_csv, tmp_path):
         dataset.load([bad])
     sub = both.family("tiled")
     assert sub.n_configs == 40 and np.array_equal(sub.perf, dataset.load([dataset_csv]).perf)
+
+
+def test_a_cut_last_row_and_malformed_lines_are_skipped_with_a_warning(dataset_csv, tmp_path):
+    whole = dataset.read([dataset_csv])
+    lines = dataset_csv.read_text().splitlines(keepends=True)
+    cut = tmp_path / "cut.csv"
+    cut.write_text("".join(lines) + lines[5][:17])   # an interrupted run: a row without its newline
+    with pytest.warns(dataset.DatasetWarning, match="last row was cut short"):
+        rows = dataset.read([cut])
+    assert len(rows) == len(whole)
+    joined = tmp_path / "joined.csv"   # an older tuner's fragment joined to the next row, and a row of text
+    joined.write_text("".join(lines[:3]) + lines[3][:17] + "".join(lines[4:]) + "a,b,c\n" +
+                      lines[6].replace(lines[6].split(",")[4], "x", 1))
+    with pytest.warns(dataset.DatasetWarning, match="3 lines are not rows"):
+        rows = dataset.read([joined])
+    assert len(rows) == len(whole) - 2   # the rows of lines 3 and 4 are lost: the tuner measures them again
+    with pytest.warns(dataset.DatasetWarning):
+        assert dataset.load([joined]).n_shapes == dataset.load([dataset_csv]).n_shapes

@@ -1,0 +1,40 @@
+// The GEMM shapes CSV: a header naming at least m,k,n,batch (optionally trans_a,trans_b; other columns are
+// ignored), one shape per row, each size >= 1, trans_a/trans_b 0 or 1, and operands whose sizes in bytes fit
+// 64 bits. Every error names the file, the line and the column (csv_reader.hpp).
+#include <fstream>
+
+#include "bench/checked_size.hpp"
+#include "bench/csv_reader.hpp"
+#include "bench/shapes.hpp"
+#include "portkern/error.hpp"
+
+namespace portkern::bench {
+
+std::vector<GemmShape> read_gemm_shapes(std::istream& in, const std::string& source) {
+  CsvReader csv(in, source);
+  csv.require_columns({"m", "k", "n", "batch"});
+  std::vector<GemmShape> shapes;
+  while (csv.next()) {
+    GemmShape s{csv.integer("m", 1, INT64_MAX), csv.integer("n", 1, INT64_MAX), csv.integer("k", 1, INT64_MAX),
+                csv.integer("batch", 1, INT64_MAX), csv.integer_or("trans_a", 0, 1, 0) != 0,
+                csv.integer_or("trans_b", 0, 1, 0) != 0};
+    // The largest operand in double precision: batch * max(m*k, k*n, m*n) * 8 bytes must fit 64 bits.
+    for (const auto& [a, b, what] : {std::tuple{s.m, s.k, "m*k*batch*8 bytes"}, std::tuple{s.k, s.n, "k*n*batch*8 bytes"},
+                                     std::tuple{s.m, s.n, "m*n*batch*8 bytes"}})
+      if (!checked_product({a, b, s.batch, 8}))
+        csv.fail_here(std::string("the operands are too large: ") + what + " does not fit 64 bits (m=" +
+                      std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) +
+                      " batch=" + std::to_string(s.batch) + ")");
+    shapes.push_back(s);
+  }
+  if (shapes.empty()) fail(source, "no shapes in the file (only a header)");
+  return shapes;
+}
+
+std::vector<GemmShape> read_gemm_shapes(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail(path, "cannot read the shapes file");
+  return read_gemm_shapes(in, path);
+}
+
+}  // namespace portkern::bench
