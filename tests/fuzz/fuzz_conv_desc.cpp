@@ -1,0 +1,62 @@
+// Fuzz target: the convolution descriptor checks (with_padding, conv2d_complete, conv2d_supports,
+// conv2d_select) on descriptors of small and of extreme sizes; a descriptor they accept and that is small
+// enough is also run through each algorithm that supports it (ASan checks every access). Nothing but a
+// portkern::Error may come out.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "bench/checked_size.hpp"
+#include "portkern/dnn.hpp"
+#include "portkern/error.hpp"
+
+namespace {
+
+std::int64_t size_field(FuzzedDataProvider& in) {
+  switch (in.ConsumeIntegralInRange(0, 7)) {
+    case 0: return in.ConsumeIntegral<std::int64_t>();
+    case 1: return std::int64_t(1) << in.ConsumeIntegralInRange(30, 62);
+    default: return in.ConsumeIntegralInRange<std::int64_t>(-1, 12);
+  }
+}
+
+void run_small(const portkern::Conv2dDesc& d) {
+  using portkern::bench::checked_product;
+  const auto input = checked_product({d.batch, d.in_h, d.in_w, d.in_c});
+  const auto filter = checked_product({d.window_h, d.window_w, d.in_c, d.out_c});
+  const auto output = checked_product({d.batch, d.out_h, d.out_w, d.out_c});
+  if (!input || !filter || !output || *input > 4096 || *filter > 4096 || *output > 4096) return;
+  const auto work = checked_product({*output, d.window_h, d.window_w, d.in_c});
+  if (!work || *work > (1 << 18)) return;
+  static portkern::Queue queue(portkern::Device::cpu(), 1);
+  std::vector<float> in(static_cast<std::size_t>(*input), 1.f), f(static_cast<std::size_t>(*filter), 0.5f),
+      out(static_cast<std::size_t>(*output));
+  for (const char* algorithm : {"direct", "tiled", "im2col", "gemm_1x1", "winograd"}) {
+    const portkern::Conv2dChoice choice{algorithm, ""};
+    if (!portkern::conv2d_supports(queue.device(), d, choice)) continue;
+    portkern::conv2d(queue, d, in.data(), f.data(), out.data(), choice);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  FuzzedDataProvider in(data, size);
+  portkern::Conv2dDesc d;
+  for (std::int64_t* field : {&d.batch, &d.in_h, &d.in_w, &d.in_c, &d.out_c, &d.window_h, &d.window_w, &d.stride_h,
+                              &d.stride_w, &d.pad_top, &d.pad_bottom, &d.pad_left, &d.pad_right, &d.dilation_h,
+                              &d.dilation_w, &d.out_h, &d.out_w})
+    *field = size_field(in);
+  const int padding = in.ConsumeIntegralInRange(0, 2);
+  try {
+    if (padding < 2) d = portkern::with_padding(d, padding ? portkern::Padding::same : portkern::Padding::valid);
+    const portkern::Conv2dDesc complete = portkern::conv2d_complete(d);
+    (void)portkern::conv2d_select(portkern::Device::cpu(), complete);
+    for (const char* algorithm : {"direct", "tiled", "im2col", "gemm_1x1", "winograd", "fft"})
+      (void)portkern::conv2d_supports(portkern::Device::cpu(), complete, {algorithm, ""});
+    run_small(complete);
+  } catch (const portkern::Error&) {
+  }
+  return 0;
+}
