@@ -11,6 +11,7 @@ packages=(
   libopenblas-dev libdnnl-dev                       # CPU vendor libraries to compare with
   libblas-test                                      # netlib's BLAS test programs (drop-in BLAS)
   python3 python3-venv                              # the tuning pipeline's virtual environment
+  clang-14 libclang-rt-14-dev                       # the fuzz tests (libFuzzer, tests/fuzz)
 )
 
 missing=()

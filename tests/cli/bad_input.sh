@@ -70,6 +70,10 @@ gemm;                             expect 1 "gemm.csv: no shapes in the file (onl
 printf 'm,k,n,batch,trans_a\n2,2,2,1,2\n' > gemm.csv; expect 1 "column 'trans_a' (5): '2' must be an integer in [0, 1]" "${bench_gemm[@]}"
 printf 'm,k,n\n2,2,2\n' > gemm.csv; expect 1 "the header names no column 'batch' (it needs m,k,n,batch)" "${bench_gemm[@]}"
 expect 1 "missing.csv: cannot read the shapes file" "$portkern" bench gemm --shapes "$dir/missing.csv"
+mkdir -p folder.csv
+expect 1 "folder.csv: a folder, not a shapes file" "$portkern" bench gemm --shapes "$dir/folder.csv"
+expect 1 "folder.csv: a folder, not a shapes file" "$portkern" bench conv2d --net "$dir/folder.csv"
+expect 1 "unknown operator 'nosuch'; known: accuracy" "$portkern" bench ops --op nosuch --size small
 expect 1 "--shapes 'nosuch' is neither a set" "$portkern" select gemm --shapes nosuch
 expect 1 "--shapes 'nosuch' is neither a set" "$portkern" tune gemm --family cpu_packed --shapes nosuch --out "$dir/t.csv"
 gemm "12x,1,1,1";                 expect 1 "gemm.csv:2:" "$portkern" tune gemm --family cpu_packed --shapes "$dir/gemm.csv" --out "$dir/t.csv"

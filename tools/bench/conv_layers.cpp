@@ -47,6 +47,7 @@ std::vector<ConvLayer> read_conv_layers(std::istream& in, const std::string& sou
 }
 
 std::vector<ConvLayer> read_conv_layers(const std::string& path) {
+  if (std::filesystem::is_directory(path)) fail(path, "a folder, not a shapes file");
   std::ifstream in(path);
   if (!in) fail(path, "cannot read the shapes file");
   return read_conv_layers(in, path);
