@@ -48,14 +48,15 @@ struct Conv2dTiled {
       const bool full_k = vector_k && k + VK <= a.out_c;
       for (std::int64_t r = 0; r < a.window_h; ++r)
         for (std::int64_t s = 0; s < a.window_w; ++s) {
-          // The tile's input pixels for this window position; nullptr outside the image.
+          // The tile's input pixels for this window position; nullptr outside the image. A tile's rows and
+          // columns past the output are left out first: their positions could overflow with a huge stride.
           const float* in[TH][TW];
           PORTKERN_UNROLL
           for (int i = 0; i < TH; ++i) {
-            const std::int64_t iy = (oy0 + i) * a.stride_h + r - a.pad_top;
+            const std::int64_t iy = oy0 + i < a.out_h ? (oy0 + i) * a.stride_h + r - a.pad_top : -1;
             PORTKERN_UNROLL
             for (int j = 0; j < TW; ++j) {
-              const std::int64_t ix = (ox0 + j) * a.stride_w + s - a.pad_left;
+              const std::int64_t ix = ox0 + j < a.out_w ? (ox0 + j) * a.stride_w + s - a.pad_left : -1;
               in[i][j] = iy >= 0 && iy < a.in_h && ix >= 0 && ix < a.in_w ? image + (iy * a.in_w + ix) * a.in_c
                                                                           : nullptr;
             }
