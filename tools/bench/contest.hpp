@@ -1,9 +1,9 @@
 // How a benchmark row compares portkern with the vendor libraries: interleaved rounds. Each round times every
 // contender once with `measure` (warm-up, samples of back-to-back calls, median per call), in an order that
 // rotates from round to round, so that no library always runs right after the same other one. After its turn
-// a contender's `rest` puts its library's threads to sleep (OpenBLAS's workers spin for a while after each
-// call and would steal a core from the next contender on a small CPU), and on the CPU the benchmark pauses
-// briefly, so each contender starts on quiet cores.
+// a contender's `rest` puts its library's threads to sleep and on the CPU the benchmark pauses briefly, so
+// each contender starts on quiet cores. On a 2-core machine what moves a figure is another busy process:
+// every OpenMP barrier then waits for a time slice (docs/benchmarking.md has the measurement).
 //
 // A contender's figure is the median over rounds of its per-round medians; its spread is (max - min) /
 // median over the three rounds around the median (all rounds when there are three). While some contender's

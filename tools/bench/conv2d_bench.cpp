@@ -145,6 +145,7 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
 
 nlohmann::json bench_conv2d(const Device& device, const Conv2dBenchOptions& options) {
   const auto layers = read_conv_layers(conv_shapes_path(options.net));
+  const nlohmann::json load_before = host_load();
   Queue q(device, options.threads);
   const auto vendors = vendor_conv2d(device, q.cpu_threads());
   nlohmann::json rows = nlohmann::json::array();
@@ -155,7 +156,8 @@ nlohmann::json bench_conv2d(const Device& device, const Conv2dBenchOptions& opti
   }
   nlohmann::json dev = describe(device, false);
   if (device.is_cpu()) dev["threads"] = q.cpu_threads();
-  return {{"device", dev}, {"net", options.net}, {"batch", options.batch}, {"rows", rows}};
+  return {{"device", dev}, {"net", options.net}, {"batch", options.batch},
+          {"load", {{"before", load_before}, {"after", host_load()}}}, {"rows", rows}};
 }
 
 void print_conv2d(const nlohmann::json& result) {
@@ -195,6 +197,7 @@ void print_conv2d(const nlohmann::json& result) {
             << " over " << rows.size()
             << " layers (winograd timed with weights transformed once, as the vendor's weights are reordered once)\n";
   if (has_tf32(rows)) std::cout << "geomean ratio to the vendor with TF32 allowed: " << fixed(tf32_geomean_ratio(rows), 3) << '\n';
+  print_vendors(result, std::cout);
 }
 
 }  // namespace portkern::bench

@@ -102,6 +102,7 @@ nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions&
 }  // namespace
 
 nlohmann::json bench_gemm(const Device& device, const GemmBenchOptions& options) {
+  const nlohmann::json load_before = host_load();
   Queue q(device, options.threads);
   const auto vendors = vendor_gemms(device, q.cpu_threads());
   nlohmann::json rows = nlohmann::json::array();
@@ -116,7 +117,7 @@ nlohmann::json bench_gemm(const Device& device, const GemmBenchOptions& options)
   if (device.is_cpu()) dev["threads"] = q.cpu_threads();
   nlohmann::json listed = nlohmann::json::array();
   for (const auto& v : vendors) listed.push_back({{"name", v.name}, {"precision", v.precision}, {"kernel", v.kernel}});
-  return {{"device", dev}, {"vendors", listed}, {"rows", rows}};
+  return {{"device", dev}, {"vendors", listed}, {"load", {{"before", load_before}, {"after", host_load()}}}, {"rows", rows}};
 }
 
 double geomean_ratio(const nlohmann::json& rows) {

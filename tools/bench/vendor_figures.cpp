@@ -62,10 +62,14 @@ std::vector<std::string> vendor_cells(const nlohmann::json& r, bool tf32) {
 }
 
 void print_vendors(const nlohmann::json& result, std::ostream& out) {
-  if (!result.contains("vendors")) return;
-  for (const auto& v : result["vendors"])
-    out << "vendor " << v["name"].get<std::string>() << " (" << v["precision"].get<std::string>()
-        << "): " << v["kernel"].get<std::string>() << '\n';
+  if (result.contains("vendors"))
+    for (const auto& v : result["vendors"])
+      out << "vendor " << v["name"].get<std::string>() << " (" << v["precision"].get<std::string>()
+          << "): " << v["kernel"].get<std::string>() << '\n';
+  const auto& load = result.value("load", nlohmann::json());
+  if (load.is_object() && load["before"].is_object() && load["after"].is_object())
+    out << "host load (1-minute average) before / after: " << fixed(load["before"]["avg1"].get<double>(), 2) << " / "
+        << fixed(load["after"]["avg1"].get<double>(), 2) << '\n';
 }
 
 bool has_tf32(const nlohmann::json& rows) {

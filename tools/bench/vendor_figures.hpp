@@ -33,7 +33,7 @@ std::vector<std::string> vendor_headers(bool tf32);
 std::vector<std::string> vendor_cells(const nlohmann::json& row, bool tf32);
 
 // Prints the lines "vendor NAME (PRECISION): KERNEL" of a result's "vendors" list, so a reader can judge the
-// anchor (OpenBLAS's core, oneDNN's ISA, cuBLAS's math mode).
+// anchor (OpenBLAS's core, oneDNN's ISA, cuBLAS's math mode), and the host's load before and after the run.
 void print_vendors(const nlohmann::json& result, std::ostream& out);
 
 // Whether any row of `rows` has a TF32 vendor figure.

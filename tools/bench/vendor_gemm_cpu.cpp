@@ -1,7 +1,7 @@
 // OpenBLAS (cblas) and oneDNN (dnnl_sgemm, row-major) on the CPU. A batch is a loop of single calls: neither
-// offers a strided-batched GEMM in these versions. OpenBLAS's pthread workers spin for a while after each
-// call; `rest` shuts them down (OpenBLAS starts them again on its next call, which the warm-up absorbs), so
-// that they do not compete with the next library's threads for the cores.
+// offers a strided-batched GEMM in these versions. OpenBLAS's pthread workers spin (yielding) for a while
+// after each call; `rest` shuts them down (OpenBLAS starts them again on its next call, which the warm-up
+// absorbs), so the next library's threads meet none of them.
 #include <omp.h>
 
 #include <cstdlib>
