@@ -97,11 +97,24 @@ if want baselines && python3 -c "import torch" 2>/dev/null; then
   echo "torch_check exit $?"; grep -E "FAIL|geomean" "$out/torch-baselines.txt" | tail -12
 fi
 if want sanitize; then
+  # One sanitizer process per test suite, within SANITIZE_SECONDS per tool, so that a slow suite costs only
+  # itself and the log says which suites were covered.
   step "compute-sanitizer over the GPU tests"
+  tests_bin=./build/tests/portkern_gpu_tests
+  suites=$($tests_bin --gtest_list_tests --gtest_filter="${SANITIZE_FILTER:-*}" | grep -v '^ ' | tr -d '.')
   for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck}; do
-    timeout "${SANITIZE_SECONDS:-600}" compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 30 \
-      ./build/portkern_gpu_tests --gtest_filter="${SANITIZE_FILTER:-*}" --gtest_brief=1 > "$out/sanitizer-$tool.log" 2>&1
-    echo "compute-sanitizer $tool: exit $? ($(grep -E 'ERROR SUMMARY' "$out/sanitizer-$tool.log" | tail -1))"
+    deadline=$(( $(date +%s) + ${SANITIZE_SECONDS:-200} ))
+    clean=0; dirty=0; skipped=0
+    for suite in $suites; do
+      left=$(( deadline - $(date +%s) ))
+      if [ $left -le 5 ]; then skipped=$((skipped + 1)); echo "SKIPPED (time) $suite" >> "$out/sanitizer-$tool.log"; continue; fi
+      timeout $left compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 30 \
+        $tests_bin --gtest_filter="$suite.*" --gtest_brief=1 >> "$out/sanitizer-$tool.log" 2>&1
+      rc=$?
+      if [ $rc -eq 0 ]; then clean=$((clean + 1)); else dirty=$((dirty + 1)); echo "== $suite: exit $rc" >> "$out/sanitizer-$tool.log"; fi
+    done
+    echo "compute-sanitizer $tool: $clean suites clean, $dirty with errors or failures, $skipped not reached"
+    grep -B2 -A12 "^========= \(Invalid\|Race\|Uninitialized\|Program hit\|Error\)" "$out/sanitizer-$tool.log" | head -30
   done
 fi
 if [ -n "${PORTKERN_GPU_CHECK_EXTRA:-}" ]; then eval "$PORTKERN_GPU_CHECK_EXTRA"; fi
@@ -141,4 +154,4 @@ if r:
           f"verified {sum(x['ok'] for x in rows)} of {len(rows)}")
 PY
 grep -hE "tests passed|tests failed" "$out"/ctest-*.log
-grep -hE "ERROR SUMMARY" "$out"/sanitizer-*.log 2>/dev/null
+grep -hE "^== .*: exit" "$out"/sanitizer-*.log 2>/dev/null
