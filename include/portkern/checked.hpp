@@ -56,6 +56,15 @@ inline std::size_t checked_bytes(std::int64_t count, std::size_t element_bytes, 
   return std::size_t(bytes);
 }
 
+// The element count of a dense tensor with dimensions `dims` (each >= 0) whose bytes, as elements of T, fit
+// in 64 bits; `what` names it ("x (batch * seq * hidden)").
+template <class T>
+std::int64_t checked_elements(std::initializer_list<std::int64_t> dims, std::string_view function, std::string_view what) {
+  const std::int64_t count = checked_product(dims, function, what);
+  checked_bytes(count, sizeof(T), function, what);
+  return count;
+}
+
 // Elements a column-major matrix of `rows` x `cols` with leading dimension `ld` spans (0 when empty), with
 // `batch` such matrices `stride` apart: ld * (cols - 1) + rows + stride * (batch - 1), or Error.
 inline std::int64_t checked_matrix_extent(std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t stride,

@@ -2,6 +2,7 @@
 
 #include "ops/flip/backends.hpp"
 #include "ops/flip/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/flip.hpp"
@@ -27,7 +28,7 @@ void flip_any(Queue& queue, std::span<const std::int64_t> shape, std::span<const
   std::int64_t numel = 1;
   for (int k = 0; k < rank; ++k) {
     require(shape[k] >= 0, function, "shape[" + std::to_string(k) + "]", shape[k], ">= 0");
-    numel *= shape[k];
+    numel = checked_mul(numel, shape[k], function, "the elements (the product of shape)");
   }
   for (std::size_t i = 0; i < dims.size(); ++i) {
     require(dims[i] >= 0 && dims[i] < rank, function, "dims[" + std::to_string(i) + "]", dims[i],

@@ -2,6 +2,7 @@
 
 #include "ops/glu/backends.hpp"
 #include "ops/glu/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/glu.hpp"
@@ -24,7 +25,7 @@ void glu(Queue& queue, std::span<const std::int64_t> shape, int axis, const floa
   std::int64_t numel = 1;
   for (int k = 0; k < rank; ++k) {
     require(shape[k] >= 0, function, "shape[" + std::to_string(k) + "]", shape[k], ">= 0");
-    numel *= shape[k];
+    numel = checked_mul(numel, shape[k], function, "the elements (the product of shape)");
   }
   require(shape[a] % 2 == 0, function, "shape[" + std::to_string(a) + "]", shape[a],
           "even (the split axis is cut in two halves)");
