@@ -22,6 +22,7 @@ TEST(SizeOverflow, CheckedArithmeticNamesTheQuantity) {
                         "portkern::f: rows * cols = 1099511627776 * 1099511627776 does not fit in 64 bits");
   EXPECT_PORTKERN_ERROR(checked_add(max64, 1, "f", "in + pad"), "in + pad = 9223372036854775807 + 1 does not fit");
   EXPECT_EQ(checked_product({2, 3, 7}, "f", "x"), 42);
+  EXPECT_EQ(checked_product({big, big, 0}, "f", "x"), 0);   // empty, whatever the other sizes
   EXPECT_PORTKERN_ERROR(checked_product({big, 1, big}, "f", "elements"), "elements = ");
   EXPECT_PORTKERN_ERROR(checked_bytes(max64 / 2, 4, "f", "count"), "bytes of count");
   EXPECT_EQ(checked_matrix_extent(3, 2, 5, 0, 1, "f", "a"), 8);        // column 1 ends at 5 + 3
@@ -100,6 +101,27 @@ TEST(SizeOverflow, GemmSizes) {
   gemm<float>(q, Op::none, Op::none, 0, max64, max64, 1.f, nullptr, 1, nullptr, max64, 0.f, nullptr, 1);
   gemm_strided_batched<float>(q, Op::none, Op::none, two32, two32, two32, 1.f, nullptr, two32, 0, nullptr, two32, 0, 0.f,
                               nullptr, two32, 0, 0);
+}
+
+TEST(SizeOverflow, TransposeAndOperators) {
+  Queue q;
+  std::vector<float> x(64, 1), y(64, 1);
+  EXPECT_PORTKERN_ERROR(transpose(q, big, big, x.data(), big, y.data(), big), "ld * (cols - 1) of in");
+  EXPECT_PORTKERN_ERROR(ops::concat(q, big, big, 1, big, x.data(), x.data(), y.data()),
+                        "out (outer * (mid1 + mid2) * inner) = ");
+  EXPECT_PORTKERN_ERROR(ops::concat(q, 1, max64, 1, 1, x.data(), x.data(), y.data()), "mid1 + mid2 = ");
+  const std::int64_t shape[] = {big, big, 2};
+  const int dims[] = {0};
+  EXPECT_PORTKERN_ERROR(ops::flip(q, shape, dims, x.data(), y.data()), "the elements (the product of shape)");
+  ops::DwconvShape s;
+  s.batch = big, s.channels = big;
+  EXPECT_PORTKERN_ERROR(ops::dwconv(q, s, x.data(), x.data(), nullptr, y.data()), "in (batch * channels * height * width)");
+  std::vector<half> h(64);
+  EXPECT_PORTKERN_ERROR(ops::gelu(q, big, big, 2, h.data(), h.data()), "src (batch * seq * hidden)");
+  // Empty tensors return at once, whatever the other sizes and pointers.
+  ops::gelu(q, 0, max64, 2, nullptr, nullptr);
+  const std::int64_t empty[] = {big, big, 0};
+  ops::flip(q, empty, dims, static_cast<const float*>(nullptr), static_cast<float*>(nullptr));
 }
 
 TEST(SizeOverflow, BuffersAndAllocations) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -37,12 +38,19 @@ inline std::int64_t checked_add(std::int64_t a, std::int64_t b, std::string_view
   return result;
 }
 
-// The product of non-negative factors (a tensor's element count), or Error naming `what`.
-inline std::int64_t checked_product(std::initializer_list<std::int64_t> factors, std::string_view function,
+// The product of non-negative factors (a tensor's element count), or Error naming `what`. A factor of 0 makes
+// it 0 whatever the others (an empty tensor is never an error).
+inline std::int64_t checked_product(std::span<const std::int64_t> factors, std::string_view function,
                                     std::string_view what) {
+  for (std::int64_t f : factors)
+    if (f == 0) return 0;
   std::int64_t result = 1;
   for (std::int64_t f : factors) result = checked_mul(result, f, function, what);
   return result;
+}
+inline std::int64_t checked_product(std::initializer_list<std::int64_t> factors, std::string_view function,
+                                    std::string_view what) {
+  return checked_product(std::span<const std::int64_t>(factors.begin(), factors.size()), function, what);
 }
 
 // Bytes of `count` elements of `element_bytes` each, or Error: the result fits in both int64 and size_t, so

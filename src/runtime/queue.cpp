@@ -30,8 +30,10 @@ void* allocate(const Device& device, std::size_t bytes, std::string_view purpose
   if (device.is_cuda()) {
     try {
       return detail::cuda::allocate(device.index(), bytes);
-    } catch (const Error& e) {   // "... CUDA error 'out of memory'": say what it was for
-      fail("portkern::allocate", "cannot allocate " + asked + " (" + e.what() + ")");
+    } catch (const Error& e) {   // "...: CUDA error 'out of memory'": keep the cause, say what it was for
+      const std::string cause = e.what();
+      const std::size_t at = cause.find("CUDA error");
+      fail("portkern::allocate", "cannot allocate " + asked + ": " + (at == std::string::npos ? cause : cause.substr(at)));
     }
   }
   const std::size_t alignment = 64;
