@@ -1,6 +1,7 @@
 // The thread-safety contract of runtime/queue.hpp under load: many threads calling conv2d (every algorithm)
 // and gemm at once, on one shared queue and on a queue each, every result checked against the float64
-// reference of the shared test beds; and the queue's scratch memory: owned, reused, bounded, released.
+// reference of the shared test beds (on the CPU, and on a GPU when there is one); and the queue's scratch
+// memory: owned, reused, bounded, released.
 // Under ThreadSanitizer (the `tsan` preset) the queues use one OpenMP thread each: libgomp is not
 // instrumented, so its own synchronisation would be reported as races (docs/threading.md).
 #include <algorithm>
@@ -27,11 +28,11 @@ constexpr int queue_threads = 2;
 constexpr int caller_threads = 8;
 
 // One configuration of every conv2d algorithm (the first deployed tiled one).
-std::vector<Conv2dChoice> one_choice_per_algorithm() {
+std::vector<Conv2dChoice> one_choice_per_algorithm(const Device& device) {
   std::vector<Conv2dChoice> choices = {{"direct", "direct/default"}, {"im2col", "im2col/whole"},
                                        {"im2col", "im2col/chunked"}, {"gemm_1x1", "gemm_1x1/default"},
                                        {"winograd", "winograd/f2"},   {"winograd", "winograd/f4"}};
-  for (const Conv2dChoice& c : conv2d_space(Device::cpu(), true))
+  for (const Conv2dChoice& c : conv2d_space(device, true))
     if (c.algorithm == "tiled") {
       choices.push_back(c);
       break;
@@ -39,20 +40,27 @@ std::vector<Conv2dChoice> one_choice_per_algorithm() {
   return choices;
 }
 
+// The deployment's choice, then each family the device deploys.
+std::vector<GemmChoice> gemm_choices(const Device& device) {
+  std::vector<GemmChoice> choices = {{}};
+  for (const std::string& family : gemm_deployment(device).families) choices.push_back({family, ""});
+  return choices;
+}
+
 // Thread t's work: every conv2d algorithm on every case it applies to, then GEMMs in float and double with
 // the deployment's choice and with each family, each thread starting at a different point so that different
 // algorithms and sizes overlap in time.
 void work(Queue& queue, int t) {
-  const auto choices = one_choice_per_algorithm();
+  const auto choices = one_choice_per_algorithm(queue.device());
   const auto& convs = conv_data();
   for (std::size_t i = 0; i < choices.size(); ++i) {
     const Conv2dChoice& choice = choices[(i + std::size_t(t)) % choices.size()];
     for (std::size_t j = 0; j < convs.size(); ++j) check_conv2d(queue, convs[(j + std::size_t(t)) % convs.size()], choice);
   }
   const auto gemms = gemm_cases();
-  const GemmChoice gemm_choices[] = {{}, {"cpu_packed", ""}, {"tiled", ""}};
+  const auto families = gemm_choices(queue.device());
   for (std::size_t j = std::size_t(t) % 3; j < gemms.size(); j += 3) {
-    const GemmChoice& choice = gemm_choices[(j + std::size_t(t)) % 3];
+    const GemmChoice& choice = families[(j + std::size_t(t)) % families.size()];
     if (j % 2) check_gemm<float>(queue, gemms[j], choice);
     else check_gemm<double>(queue, gemms[j], choice);
   }
@@ -65,11 +73,12 @@ void run_threads(const std::function<void(int)>& body) {
   for (auto& thread : threads) thread.join();
 }
 
-TEST(Concurrency, ThreadsShareOneQueue) {
-  Queue queue(Device::cpu(), queue_threads);
+// Threads sharing one queue of `device`; then its scratch: each block was leased by one call at a time, so at
+// most one per thread, each at most 5/4 of the largest request (the largest im2col patch matrix, or Winograd
+// filter plus tiles, of the cases).
+void threads_share_one_queue(const Device& device) {
+  Queue queue(device, queue_threads);
   run_threads([&](int t) { work(queue, t); });
-  // Each block was leased by one call at a time: at most one per thread, each at most 5/4 of the largest
-  // request (the largest im2col patch matrix or Winograd filter plus tiles of the cases).
   std::size_t largest = 0;
   for (const auto& x : conv_data()) {
     const Conv2dDesc& d = x.d;
@@ -82,11 +91,24 @@ TEST(Concurrency, ThreadsShareOneQueue) {
   EXPECT_LE(queue.scratch_bytes(), std::size_t(caller_threads) * (largest * sizeof(float) * 5 / 4 + 1));
 }
 
-TEST(Concurrency, ThreadsEachWithAQueue) {
+void threads_each_with_a_queue(const Device& device) {
   run_threads([&](int t) {
-    Queue queue(Device::cpu(), queue_threads);
+    Queue queue(device, queue_threads);
     work(queue, t);
   });
+}
+
+TEST(Concurrency, ThreadsShareOneQueue) { threads_share_one_queue(Device::cpu()); }
+TEST(Concurrency, ThreadsEachWithAQueue) { threads_each_with_a_queue(Device::cpu()); }
+
+// The same on a GPU (skipped without one): calls from several threads go to one stream in any order.
+TEST(Concurrency, ThreadsShareOneGpuQueue) {
+  PORTKERN_REQUIRE_GPU();
+  threads_share_one_queue(Device::cuda(0));
+}
+TEST(Concurrency, ThreadsEachWithAGpuQueue) {
+  PORTKERN_REQUIRE_GPU();
+  threads_each_with_a_queue(Device::cuda(0));
 }
 
 TEST(Concurrency, ScratchIsOwnedByTheQueueAndReleased) {
