@@ -98,7 +98,9 @@ void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
       checked_mul(positions, checked_add(a.in_c, a.out_c, fn, "in_c + out_c"), fn, "Winograd floats per tile");
   const std::int64_t budget = (q.device().is_cpu() ? cpu_winograd_bytes : gpu_chunk_bytes) / 4;
   const std::int64_t chunk = std::clamp<std::int64_t>(budget / per_tile, 1, tiles);
-  const std::int64_t u_floats = u ? 0 : checked_product({positions, a.in_c, a.out_c}, fn, "the transformed filter");
+  // The filter's floats rounded up to 64 bytes, so that V starts as aligned as the block.
+  const std::int64_t u_floats =
+      u ? 0 : (checked_product({positions, a.in_c, a.out_c}, fn, "the transformed filter") + 15) / 16 * 16;
   const auto scratch = lease_floats(q, checked_add(u_floats, chunk * per_tile, fn, "Winograd scratch floats"),
                                     "conv2d scratch (Winograd filter and tiles)");
   if (!u) {
