@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 
-.PHONY: demo test build deps venv sanitize gpu-check clean
+.PHONY: demo test build deps venv sanitize tsan gpu-check clean
 
 demo: build
 	./build/portkern report --json build/report.json
@@ -34,9 +34,16 @@ sanitize: deps
 	cmake --build --preset sanitize -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 ctest --preset sanitize
 
+# ThreadSanitizer over the concurrency stress tests (tests/test_concurrency.cpp): threads calling conv2d and
+# gemm on shared and separate queues. Only those tests: libgomp is not instrumented (docs/threading.md).
+tsan: deps
+	cmake --preset tsan
+	cmake --build --preset tsan -j $(JOBS)
+	ctest --preset tsan
+
 # On a machine with an NVIDIA GPU: build, GPU tests, benchmarks, a short table.
 gpu-check:
 	bash scripts/gpu-check.sh
 
 clean:
-	rm -rf build build-cpu build-sanitize
+	rm -rf build build-cpu build-sanitize build-tsan

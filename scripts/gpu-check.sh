@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: build portkern, run the `gpu` tests (and the rest), the benchmarks, and
 # print a short table last. Logs and JSON go to $OUT/gpu-check.tgz (or ./gpu-check-out/).
-# PARTS (default "transpose gemm conv2d ops") picks the benchmarks, e.g. PARTS=ops for the operator suite.
+# PARTS (default "transpose gemm conv2d ops baselines sanitize") picks the steps, e.g. PARTS=ops for the
+# operator suite: `baselines` checks with PyTorch that our cuDNN/cuBLAS rows are the vendor at its best
+# (tools/baselines/torch_check.py, after the gemm and conv2d benchmarks), `sanitize` runs compute-sanitizer's
+# memcheck, racecheck and initcheck over the GPU tests (SANITIZE_TOOLS, SANITIZE_FILTER narrow it).
+# TESTS=all|gpu|none picks the CTest runs, GEMM_SETS (default "square seed nets tiled") the GEMM benchmark's sets.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dest=${OUT:-gpu-check-out}   # everything ends up in $dest/gpu-check.tgz (the GPU tool returns at most 8 files)
@@ -13,7 +17,7 @@ jobs=$(nproc)
 source scripts/gpu-env.sh
 
 step() { echo; echo "== $*"; }
-parts=" ${PARTS:-transpose gemm conv2d ops} "
+parts=" ${PARTS:-transpose gemm conv2d ops baselines sanitize} "
 want() { [[ $parts == *" $1 "* ]]; }
 
 step "configure + build ($jobs jobs)"
@@ -23,11 +27,16 @@ cmake --build --preset default -j "$jobs" > "$out/build.log" 2>&1 || { grep -E '
 echo "built in $(( $(date +%s) - start )) s"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
 
+tests=${TESTS:-all}   # all, gpu or none
+if [ "$tests" != none ]; then
 step "tests (gpu label first)"
 ctest --test-dir build -L gpu --output-on-failure -j 4 > "$out/ctest-gpu.log" 2>&1
 tail -4 "$out/ctest-gpu.log"
+if [ "$tests" = all ]; then
 ctest --test-dir build -LE gpu --output-on-failure -j 8 > "$out/ctest-cpu.log" 2>&1
 tail -3 "$out/ctest-cpu.log"
+fi
+fi
 
 step "portkern info"
 ./build/portkern info | tee "$out/info.txt"
@@ -38,12 +47,14 @@ if want transpose; then
 ./build/portkern bench transpose --device cpu --json "$out/transpose-cpu.json" | tee "$out/transpose-cpu.txt"
 fi
 if want gemm; then
-for set in square seed nets; do
-  ./build/portkern bench gemm --device cuda:0 --set $set --json "$out/gemm-cuda-$set.json" > "$out/gemm-cuda-$set.txt" 2>&1
+for set in ${GEMM_SETS:-square seed nets tiled}; do
+  if [ "$set" = tiled ]; then   # the single-source family alone: the best of its deployed configurations
+    ./build/portkern bench gemm --device cuda:0 --set nets-quick --family tiled --json "$out/gemm-cuda-tiled.json" > "$out/gemm-cuda-tiled.txt" 2>&1
+  else
+    ./build/portkern bench gemm --device cuda:0 --set $set --json "$out/gemm-cuda-$set.json" > "$out/gemm-cuda-$set.txt" 2>&1
+  fi
   tail -3 "$out/gemm-cuda-$set.txt"
 done
-./build/portkern bench gemm --device cuda:0 --set nets-quick --family tiled --json "$out/gemm-cuda-tiled.json" > "$out/gemm-cuda-tiled.txt" 2>&1
-tail -3 "$out/gemm-cuda-tiled.txt"
 fi
 if want conv2d; then
 for net in vgg16 resnet50; do
@@ -78,6 +89,33 @@ if python3 -c "import torch" 2>/dev/null; then   # PyTorch: same data (small siz
   tail -40 "$out/ops-torch-time.txt"
 fi
 rm -rf "$out/ops-dump"
+fi
+if want baselines && python3 -c "import torch" 2>/dev/null; then
+  step "vendor rows against PyTorch (same shapes; fails below 0.95 of PyTorch's fp32 figure)"
+  benches=$(ls "$out"/conv2d-cuda-*.json "$out"/gemm-cuda-square.json "$out"/gemm-cuda-seed.json 2>/dev/null)
+  python3 tools/baselines/torch_check.py $benches --json "$out/torch-baselines.json" > "$out/torch-baselines.txt" 2>&1
+  echo "torch_check exit $?"; grep -E "FAIL|geomean" "$out/torch-baselines.txt" | tail -12
+fi
+if want sanitize; then
+  # One sanitizer process per test suite, within SANITIZE_SECONDS per tool, so that a slow suite costs only
+  # itself and the log says which suites were covered.
+  step "compute-sanitizer over the GPU tests"
+  tests_bin=./build/tests/portkern_gpu_tests
+  suites=$($tests_bin --gtest_list_tests --gtest_filter="${SANITIZE_FILTER:-*}" | grep -v '^ ' | tr -d '.')
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck}; do
+    deadline=$(( $(date +%s) + ${SANITIZE_SECONDS:-200} ))
+    clean=0; dirty=0; skipped=0
+    for suite in $suites; do
+      left=$(( deadline - $(date +%s) ))
+      if [ $left -le 5 ]; then skipped=$((skipped + 1)); echo "SKIPPED (time) $suite" >> "$out/sanitizer-$tool.log"; continue; fi
+      timeout $left compute-sanitizer --tool "$tool" --error-exitcode 9 --print-limit 30 \
+        $tests_bin --gtest_filter="$suite.*" --gtest_brief=1 >> "$out/sanitizer-$tool.log" 2>&1
+      rc=$?
+      if [ $rc -eq 0 ]; then clean=$((clean + 1)); else dirty=$((dirty + 1)); echo "== $suite: exit $rc" >> "$out/sanitizer-$tool.log"; fi
+    done
+    echo "compute-sanitizer $tool: $clean suites clean, $dirty with errors or failures, $skipped not reached"
+    grep -B2 -A12 "^========= \(Invalid\|Race\|Uninitialized\|Program hit\|Error\)" "$out/sanitizer-$tool.log" | head -30
+  done
 fi
 if [ -n "${PORTKERN_GPU_CHECK_EXTRA:-}" ]; then eval "$PORTKERN_GPU_CHECK_EXTRA"; fi
 
@@ -116,3 +154,4 @@ if r:
           f"verified {sum(x['ok'] for x in rows)} of {len(rows)}")
 PY
 grep -hE "tests passed|tests failed" "$out"/ctest-*.log
+grep -hE "^== .*: exit" "$out"/sanitizer-*.log 2>/dev/null

@@ -213,13 +213,13 @@ inline const std::vector<ConvData>& conv_data() {
 }
 
 // Runs `choice` (or, with pretransformed, conv2d_winograd on weights from winograd_transform_filter) on one
-// case and checks every output against the reference. Returns false when the choice does not apply.
-inline bool check_conv2d(const Device& device, const ConvData& x, const Conv2dChoice& choice,
-                         bool pretransformed = false) {
+// case on `q` (which other threads may share) and checks every output against the reference. Returns false
+// when the choice does not apply.
+inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice, bool pretransformed = false) {
+  const Device device = q.device();
   Conv2dDesc d = x.d;
   if (!conv2d_supports(device, d, choice)) return false;
   SCOPED_TRACE(describe(d) + " " + choice.config + (pretransformed ? " (pretransformed)" : ""));
-  Queue q(device);
   Buffer<float> input(device, std::int64_t(x.input.size())), filter(device, std::int64_t(x.filter.size()));
   Buffer<float> output(device, std::int64_t(x.want.size()) + 1);   // one extra element: must stay NaN
   input.upload(q, x.input);
@@ -258,6 +258,12 @@ inline bool check_conv2d(const Device& device, const ConvData& x, const Conv2dCh
   }
   EXPECT_TRUE(std::isnan(got.back())) << "wrote past the output";
   return true;
+}
+
+inline bool check_conv2d(const Device& device, const ConvData& x, const Conv2dChoice& choice,
+                         bool pretransformed = false) {
+  Queue q(device);
+  return check_conv2d(q, x, choice, pretransformed);
 }
 
 // Runs a choice over every case it applies to; fails when it applies to none.

@@ -32,10 +32,11 @@ inline std::string describe(const GemmCase& c) {
          " pad=" + std::to_string(c.pad) + " batch=" + std::to_string(c.batch);
 }
 
+// Runs one case on `q` (which other threads may share) and checks C against the float64 reference.
 template <class T>
-void check_gemm(const Device& device, const GemmCase& c, const GemmChoice& choice) {
+void check_gemm(Queue& q, const GemmCase& c, const GemmChoice& choice) {
   SCOPED_TRACE(describe(c) + " " + choice.family + " " + choice.config);
-  Queue q(device);
+  const Device device = q.device();
   const std::int64_t rows_a = c.ta ? c.k : c.m, cols_a = c.ta ? c.m : c.k;
   const std::int64_t rows_b = c.tb ? c.n : c.k, cols_b = c.tb ? c.k : c.n;
   const std::int64_t lda = std::max<std::int64_t>(1, rows_a) + c.pad, ldb = std::max<std::int64_t>(1, rows_b) + c.pad;
@@ -79,6 +80,12 @@ void check_gemm(const Device& device, const GemmCase& c, const GemmChoice& choic
       }
   for (std::size_t i = 0; i < got.size(); ++i)
     if (!in_c(std::int64_t(i))) ASSERT_TRUE(std::isnan(got[i])) << "C's padding written at " << i;
+}
+
+template <class T>
+void check_gemm(const Device& device, const GemmCase& c, const GemmChoice& choice) {
+  Queue q(device);
+  check_gemm<T>(q, c, choice);
 }
 
 // The cases every configuration runs.

@@ -5,6 +5,9 @@
 // lda >= k). beta == 0 means C is not read. m, n or k of 0 returns at once (k == 0 still scales C by beta).
 // Pointers are memory of the queue's device. The deployment for the device (deploy/<device-class>/gemm.hpp)
 // picks a kernel family and configuration from the shape; `force` overrides it (tuning, experiments).
+// Threads: any number of threads may call these with one shared queue or their own (runtime/queue.hpp,
+// docs/threading.md), as long as concurrent calls do not write memory another reads or writes. Sizes whose
+// products do not fit in 64 bits (lda * k, ldc * n, stride * batch) are portkern::Error, not wrapped values.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,8 @@
 // The DNN operators of seed 004 (HeCBench's 20, ORNL report): each written once in the kernel model and run on
 // the CPU and on CUDA. One header per operator; this one includes them all.
+// Threads: every operator may be called by any number of threads with one shared queue or their own
+// (runtime/queue.hpp, docs/threading.md); they keep no state between calls (workspaces are the caller's).
+// Tensor sizes whose products do not fit in 64 bits are portkern::Error naming the quantity.
 #pragma once
 
 #include "portkern/ops/accuracy.hpp"

@@ -1,4 +1,5 @@
 // Out-of-place matrix transpose, row-major: out (cols x rows) = in (rows x cols)^T.
+// Threads: callable by any number of threads with one shared queue or their own (runtime/queue.hpp).
 #pragma once
 
 #include <cstdint>

@@ -15,10 +15,11 @@
 #include "conv2d/rule.hpp"
 #include "conv2d/tiled_config.hpp"
 #include "conv2d/winograd.hpp"
-#include "conv2d/workspace.hpp"
 #include "portkern/blas.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/dnn.hpp"
 #include "portkern/error.hpp"
+#include "runtime/scratch.hpp"
 
 namespace portkern {
 
@@ -59,12 +60,18 @@ void run_gemm_1x1(Queue& q, const ConvArgs& a) {
   bias_relu(q, a, 0, pixels);
 }
 
+// The call's own scratch block of `floats` floats (see runtime/scratch.hpp), held until it returns.
+portkern::detail::ScratchPool::Lease lease_floats(Queue& q, std::int64_t floats, const char* purpose) {
+  return q.scratch_pool().lease(checked_bytes(floats, sizeof(float), fn, purpose), purpose);
+}
+
 void run_im2col(Queue& q, const ConvArgs& a, bool chunked) {
-  const std::int64_t width = a.window_h * a.window_w * a.in_c, rows = a.batch * a.out_h;
-  const std::int64_t row_floats = a.out_w * width;
+  const std::int64_t width = a.window_h * a.window_w * a.in_c, rows = a.batch * a.out_h;   // checked by conv2d_complete
+  const std::int64_t row_floats = checked_mul(a.out_w, width, fn, "out_w * window_h * window_w * in_c (an im2col row)");
   const std::int64_t budget = (chunked && q.device().is_cpu() ? cpu_chunk_bytes : gpu_chunk_bytes) / 4;
   const std::int64_t chunk = std::clamp<std::int64_t>(budget / row_floats, 1, rows);
-  float* cols = workspace(q, chunk * row_floats);
+  const auto scratch = lease_floats(q, chunk * row_floats, "conv2d scratch (im2col patches)");
+  float* cols = scratch.as<float>();
   for (std::int64_t r0 = 0; r0 < rows; r0 += chunk) {
     const std::int64_t r1 = std::min(rows, r0 + chunk), p0 = r0 * a.out_w, p1 = r1 * a.out_w;
     launch(q, Im2col{a, r0, r1, cols});
@@ -75,15 +82,32 @@ void run_im2col(Queue& q, const ConvArgs& a, bool chunked) {
   }
 }
 
+void transform_filter(const Queue& q, int tile, std::int64_t in_c, std::int64_t out_c, const float* filter, float* u) {
+  if (tile == 2) return launch(q, WinogradFilterTransform<2>{in_c, out_c, filter, u});
+  launch(q, WinogradFilterTransform<4>{in_c, out_c, filter, u});
+}
+
+// Winograd with the transformed filter `u`, or, when `u` is nullptr, with a.filter transformed into the call's
+// scratch first. The scratch block holds that filter, then V and the products of one chunk of tiles.
 template <int M>
 void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
   constexpr int alpha = M + 2, positions = alpha * alpha;
   const std::int64_t tiles_h = (a.out_h + M - 1) / M, tiles_w = (a.out_w + M - 1) / M;
-  const std::int64_t tiles = a.batch * tiles_h * tiles_w;
-  const std::int64_t per_tile = positions * (a.in_c + a.out_c);   // floats of V and products per tile
+  const std::int64_t tiles = checked_product({a.batch, tiles_h, tiles_w}, fn, "Winograd tiles");
+  const std::int64_t per_tile =
+      checked_mul(positions, checked_add(a.in_c, a.out_c, fn, "in_c + out_c"), fn, "Winograd floats per tile");
   const std::int64_t budget = (q.device().is_cpu() ? cpu_winograd_bytes : gpu_chunk_bytes) / 4;
   const std::int64_t chunk = std::clamp<std::int64_t>(budget / per_tile, 1, tiles);
-  float* v = workspace(q, chunk * per_tile);
+  // The filter's floats rounded up to 64 bytes, so that V starts as aligned as the block.
+  const std::int64_t u_floats =
+      u ? 0 : (checked_product({positions, a.in_c, a.out_c}, fn, "the transformed filter") + 15) / 16 * 16;
+  const auto scratch = lease_floats(q, checked_add(u_floats, chunk * per_tile, fn, "Winograd scratch floats"),
+                                    "conv2d scratch (Winograd filter and tiles)");
+  if (!u) {
+    transform_filter(q, M, a.in_c, a.out_c, a.filter, scratch.as<float>());
+    u = scratch.as<float>();
+  }
+  float* v = scratch.as<float>() + u_floats;
   float* m = v + chunk * positions * a.in_c;
   for (std::int64_t t0 = 0; t0 < tiles; t0 += chunk) {
     const std::int64_t t1 = std::min(tiles, t0 + chunk), count = t1 - t0;
@@ -94,11 +118,6 @@ void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
                                 a.in_c, count * a.in_c, 0.f, m, a.out_c, count * a.out_c, positions);
     launch(q, WinogradOutput<M>{a, range, m});
   }
-}
-
-void transform_filter(const Queue& q, int tile, std::int64_t in_c, std::int64_t out_c, const float* filter, float* u) {
-  if (tile == 2) return launch(q, WinogradFilterTransform<2>{in_c, out_c, filter, u});
-  launch(q, WinogradFilterTransform<4>{in_c, out_c, filter, u});
 }
 
 void check_pointers(const Queue& q, const Conv2dDesc& d, const float* input, const void* filter, float* output) {
@@ -190,14 +209,9 @@ void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const floa
       fail(fn, "configuration '" + choice.config + "' is not instantiated for " + queue.device().name());
     return;
   }
-  // winograd: the filter transform into scratch memory first (conv2d_winograd skips it).
-  const int tile = choice.config == "winograd/f2" ? 2 : 4;
-  const std::int64_t u_floats = (tile + 2) * (tile + 2) * d.in_c * d.out_c;
-  Buffer<float> u(queue.device(), u_floats);
-  transform_filter(queue, tile, d.in_c, d.out_c, filter, u.data());
-  if (tile == 2) run_winograd<2>(queue, a, u.data());
-  else run_winograd<4>(queue, a, u.data());
-  queue.wait();   // u is freed on return
+  // winograd: the filter transform into the call's scratch first (conv2d_winograd skips it).
+  if (choice.config == "winograd/f2") run_winograd<2>(queue, a, nullptr);
+  else run_winograd<4>(queue, a, nullptr);
 }
 
 WinogradFilter winograd_transform_filter(Queue& queue, std::int64_t in_c, std::int64_t out_c, const float* filter,
@@ -211,7 +225,8 @@ WinogradFilter winograd_transform_filter(Queue& queue, std::int64_t in_c, std::i
   w.tile_ = tile;
   w.in_c_ = in_c;
   w.out_c_ = out_c;
-  w.data_ = Buffer<float>(queue.device(), (tile + 2) * (tile + 2) * in_c * out_c);
+  w.data_ = Buffer<float>(queue.device(), checked_product({tile + 2, tile + 2, in_c, out_c}, f, "(tile + 2)^2 * in_c * out_c"),
+                          "a Winograd-transformed filter");
   transform_filter(queue, tile, in_c, out_c, filter, w.data_.data());
   return w;
 }

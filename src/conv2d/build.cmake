@@ -5,7 +5,6 @@ target_sources(portkern PRIVATE
   src/conv2d/rule.cpp
   src/conv2d/api.cpp
   src/conv2d/pool_api.cpp
-  src/conv2d/workspace.cpp
   src/conv2d/tiled_config.cpp
   src/conv2d/kernels_cpu.cpp)
 if(PORTKERN_HAVE_CUDA)

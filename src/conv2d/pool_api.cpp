@@ -3,6 +3,7 @@
 
 #include "conv2d/backends.hpp"
 #include "conv2d/pool.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/dnn.hpp"
 #include "portkern/error.hpp"
 
@@ -20,9 +21,10 @@ void check_axis(const std::string& h, std::int64_t in, std::int64_t before, std:
   require(before >= 0 && before < window, fn, "desc." + b, before,
           ">= 0 and < window_" + h + " = " + std::to_string(window));
   require(after >= 0 && after < window, fn, "desc." + e, after, ">= 0 and < window_" + h + " = " + std::to_string(window));
-  require(window <= in + before + after, fn, "desc.window_" + h, window,
-          "<= in_" + h + " + " + b + " + " + e + " = " + std::to_string(in + before + after));
-  const std::int64_t expected = (in + before + after - window) / stride + 1;
+  const std::int64_t padded =
+      checked_add(checked_add(in, before, fn, "in_" + h + " + " + b), after, fn, "in_" + h + " + " + b + " + " + e);
+  require(window <= padded, fn, "desc.window_" + h, window, "<= in_" + h + " + " + b + " + " + e + " = " + std::to_string(padded));
+  const std::int64_t expected = (padded - window) / stride + 1;
   if (out == 0) out = expected;
   require(out == expected, fn, "desc.out_" + h, out,
           "(in_" + h + " + " + b + " + " + e + " - window_" + h + ")/stride_" + h + " + 1 = " + std::to_string(expected));
@@ -45,6 +47,10 @@ Pool2dDesc pool2d_complete(const Pool2dDesc& desc) {
   require(d.channels >= 1, fn, "desc.channels", d.channels, ">= 1");
   check_axis("h", d.in_h, d.pad_top, d.pad_bottom, d.window_h, d.stride_h, d.out_h);
   check_axis("w", d.in_w, d.pad_left, d.pad_right, d.window_w, d.stride_w, d.out_w);
+  checked_bytes(checked_product({d.batch, d.in_h, d.in_w, d.channels}, fn, "the input's elements (batch * in_h * in_w * channels)"),
+                sizeof(float), fn, "the input");
+  checked_bytes(checked_product({d.batch, d.out_h, d.out_w, d.channels}, fn, "the output's elements (batch * out_h * out_w * channels)"),
+                sizeof(float), fn, "the output");
   return d;
 }
 

@@ -8,6 +8,7 @@
 #include "gemm/scale.hpp"
 #include "gemm/tiled_runner.hpp"
 #include "portkern/blas.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #if PORTKERN_HAVE_CUDA
 #include "gemm/cuda_gemm.hpp"
@@ -37,9 +38,14 @@ void check_arguments(const Queue& queue, bool ta, bool tb, const gemm_impl::Gemm
   if (p.batch > 1) {
     require(p.stride_a >= 0, fn, "stride_a", p.stride_a, ">= 0");
     require(p.stride_b >= 0, fn, "stride_b", p.stride_b, ">= 0");
-    require(p.stride_c >= p.ldc * p.n, fn, "stride_c", p.stride_c, at_least("ldc * n (outputs must not overlap)", p.ldc * p.n));
+    const std::int64_t c_size = checked_mul(p.ldc, p.n, fn, "ldc * n");
+    require(p.stride_c >= c_size, fn, "stride_c", p.stride_c, at_least("ldc * n (outputs must not overlap)", c_size));
   }
-  if (p.m == 0 || p.n == 0 || p.batch == 0) return;
+  if (p.m == 0 || p.n == 0 || p.batch == 0) return;   // nothing is read or written
+  // The elements (and bytes) each operand spans over the batch fit in 64 bits: no index can wrap.
+  checked_bytes(checked_matrix_extent(p.m, p.n, p.ldc, p.stride_c, p.batch, fn, "c"), sizeof(T), fn, "c");
+  checked_bytes(checked_matrix_extent(ta ? p.k : p.m, ta ? p.m : p.k, p.lda, p.stride_a, p.batch, fn, "a"), sizeof(T), fn, "a");
+  checked_bytes(checked_matrix_extent(tb ? p.n : p.k, tb ? p.k : p.n, p.ldb, p.stride_b, p.batch, fn, "b"), sizeof(T), fn, "b");
   queue.check_pointer(p.c, fn, "c");
   if (p.k > 0 && p.alpha != T(0)) {
     queue.check_pointer(p.a, fn, "a");

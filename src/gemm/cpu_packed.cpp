@@ -16,7 +16,13 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <string>
 #include <utility>
+
+#include "portkern/checked.hpp"
+#include "portkern/error.hpp"
 
 #define PK_AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,avx2,fma")))
 #define PK_AVX2 __attribute__((target("avx2,fma")))
@@ -31,6 +37,7 @@ constexpr int kMaxNr = 16;  // most columns per micro-tile (table bound)
 
 i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
 i64 round_up(i64 a, i64 b) { return ceil_div(a, b) * b; }
+std::size_t round_up(std::size_t a, std::size_t b) { return (a + b - 1) / b * b; }
 
 // ---------------------------------------------------------------------------------------------
 // 1. Vector wrappers. Z<T>: 512-bit with masks; Y<T>: 256-bit.
@@ -312,19 +319,26 @@ const Config<double>& config<double>() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// 4. Packing. Per-thread buffers, 64-byte aligned, grown on demand and kept for the thread's life.
+// 4. Packing. Per-thread buffers, 64-byte aligned, grown on demand and kept for the thread's life: each OS
+// thread has its own (threads of concurrent calls never share one), and their size is bounded by the
+// blocking (at most (MC + MR) x KC of A and NC x KC of B). Memory whose size follows the problem (the
+// k-split's partial products, a GEMV's gathered vector) is allocated per call instead.
 // ---------------------------------------------------------------------------------------------
 class Buffer {
  public:
+  Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
   ~Buffer() { std::free(p_); }
   template <class T>
   T* get(i64 count) {
-    const std::size_t bytes = static_cast<std::size_t>(round_up(count * i64(sizeof(T)) + 64, 64));
+    const std::size_t bytes = round_up(checked_bytes(count, sizeof(T), "portkern::gemm", "cpu_packed scratch") + 64, 64);
     if (bytes > cap_) {
       std::free(p_);
       p_ = std::aligned_alloc(64, bytes);
       cap_ = p_ ? bytes : 0;
-      if (!p_) std::abort();
+      if (!p_)
+        fail("portkern::gemm", "cannot allocate " + std::to_string(bytes) + " bytes on cpu for cpu_packed scratch");
     }
     return static_cast<T*>(p_);
   }
@@ -334,8 +348,29 @@ class Buffer {
   std::size_t cap_ = 0;
 };
 
-thread_local Buffer tl_pack_a, tl_pack_b, tl_gemv;
-thread_local Buffer tl_reduce;  // partial products of a k-split (owned by the calling thread)
+thread_local Buffer tl_pack_a, tl_pack_b;
+
+// An exception thrown inside an OpenMP region (an allocation that fails) must not leave it: each thread
+// runs its work through run(), the first exception is kept, and rethrow() raises it after the region.
+class RegionErrors {
+ public:
+  template <class F>
+  void run(F&& f) noexcept {
+    try {
+      f();
+    } catch (...) {
+      std::lock_guard lock(mutex_);
+      if (!first_) first_ = std::current_exception();
+    }
+  }
+  void rethrow() const {
+    if (first_) std::rethrow_exception(first_);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::exception_ptr first_;
+};
 
 // One problem's operands (column-major storage, transposes as flags).
 template <class T>
@@ -741,7 +776,7 @@ void gemv_axpy(i64 rows, i64 k, const T* m, i64 ldm, const T* x, T alpha, T beta
     gemv_axpy_generic(rows, k, m, ldm, x, alpha, beta, y);
 }
 
-// x[0:k] = src[p*inc] gathered into a per-thread contiguous buffer (returned as is when inc == 1).
+// x[0:k] = src[p*inc] gathered into the thread's contiguous buffer `buf` (returned as is when inc == 1).
 template <class T>
 const T* contiguous(const T* src, i64 k, i64 inc, Buffer& buf) {
   if (inc == 1) return src;
@@ -750,47 +785,50 @@ const T* contiguous(const T* src, i64 k, i64 inc, Buffer& buf) {
   return x;
 }
 
-// m == 1 or n == 1: one row or one column of C, split over `nt` threads by output range.
+// m == 1 or n == 1: one row or one column of C, split over `nt` threads by output range. Each thread's
+// gathered vector and strided-row buffer are its own for this call.
 template <class T>
 void gemv(const Operands<T>& op, i64 m, i64 n, i64 k, T beta, T* c, i64 ldc, int nt) {
   const T alpha = op.alpha;
+  RegionErrors errors;
   if (n == 1) {  // C[:, 0] = alpha * op(A) x + beta C, x = op(B)[:, 0]
 #pragma omp parallel num_threads(nt) if (nt > 1)
-    {
+    errors.run([&] {
       const int t = omp_get_thread_num(), T_ = omp_get_num_threads();
-      const i64 chunk = round_up(ceil_div(m, T_), 64);
+      const i64 chunk = round_up(ceil_div(m, T_), i64(64));
       const i64 r0 = std::min(m, t * chunk), r1 = std::min(m, r0 + chunk);
-      if (r1 > r0) {
-        const T* x = contiguous(op.b, k, op.tb ? op.ldb : 1, tl_gemv);
-        if (!op.ta)
-          gemv_axpy(r1 - r0, k, op.a + r0, op.lda, x, alpha, beta, c + r0);
-        else
-          gemv_dot(r1 - r0, k, op.a + r0 * op.lda, op.lda, x, alpha, beta, c + r0, i64(1));
-      }
-    }
+      if (r1 <= r0) return;
+      Buffer gathered;
+      const T* x = contiguous(op.b, k, op.tb ? op.ldb : 1, gathered);
+      if (!op.ta)
+        gemv_axpy(r1 - r0, k, op.a + r0, op.lda, x, alpha, beta, c + r0);
+      else
+        gemv_dot(r1 - r0, k, op.a + r0 * op.lda, op.lda, x, alpha, beta, c + r0, i64(1));
+    });
   } else {  // m == 1: C[0, :] = alpha * x^T op(B) + beta C, x = op(A)[0, :]
 #pragma omp parallel num_threads(nt) if (nt > 1)
-    {
+    errors.run([&] {
       const int t = omp_get_thread_num(), T_ = omp_get_num_threads();
-      const i64 chunk = round_up(ceil_div(n, T_), 64);
+      const i64 chunk = round_up(ceil_div(n, T_), i64(64));
       const i64 j0 = std::min(n, t * chunk), j1 = std::min(n, j0 + chunk);
-      if (j1 > j0) {
-        const T* x = contiguous(op.a, k, op.ta ? 1 : op.lda, tl_gemv);
-        if (!op.tb) {
-          gemv_dot(j1 - j0, k, op.b + j0 * op.ldb, op.ldb, x, alpha, beta, c + j0 * ldc, ldc);
-        } else if (ldc == 1) {
-          gemv_axpy(j1 - j0, k, op.b + j0, op.ldb, x, alpha, beta, c + j0);
-        } else {  // strided C row: compute into a contiguous buffer, then merge
-          T* y = tl_pack_b.get<T>(j1 - j0);
-          gemv_axpy(j1 - j0, k, op.b + j0, op.ldb, x, T(1), T(0), y);
-          for (i64 j = j0; j < j1; ++j) {
-            T* cj = c + j * ldc;
-            *cj = beta == T(0) ? alpha * y[j - j0] : alpha * y[j - j0] + beta * *cj;
-          }
+      if (j1 <= j0) return;
+      Buffer gathered, row;
+      const T* x = contiguous(op.a, k, op.ta ? 1 : op.lda, gathered);
+      if (!op.tb) {
+        gemv_dot(j1 - j0, k, op.b + j0 * op.ldb, op.ldb, x, alpha, beta, c + j0 * ldc, ldc);
+      } else if (ldc == 1) {
+        gemv_axpy(j1 - j0, k, op.b + j0, op.ldb, x, alpha, beta, c + j0);
+      } else {  // strided C row: compute into a contiguous buffer, then merge
+        T* y = row.get<T>(j1 - j0);
+        gemv_axpy(j1 - j0, k, op.b + j0, op.ldb, x, T(1), T(0), y);
+        for (i64 j = j0; j < j1; ++j) {
+          T* cj = c + j * ldc;
+          *cj = beta == T(0) ? alpha * y[j - j0] : alpha * y[j - j0] + beta * *cj;
         }
       }
-    }
+    });
   }
+  errors.rethrow();
 }
 
 // C = beta * C (beta == 0: zeros, C not read).
@@ -871,22 +909,26 @@ void solve(const Operands<T>& op, i64 m, i64 n, i64 k, T beta, T* c, i64 ldc, in
   }
   const Grid g = choose_grid(cfg, m, n, k, nt);
   const int tasks = g.tm * g.tn * g.tk;
-  // Partial products of k blocks 1..tk-1, each a full m x n matrix (ld = m), owned by this thread.
-  T* partial = g.tk > 1 ? tl_reduce.get<T>(i64(g.tk - 1) * m * n) : nullptr;
+  // Partial products of k blocks 1..tk-1, each a full m x n matrix (ld = m), this call's own.
+  Buffer reduction;
+  T* partial = g.tk > 1 ? reduction.get<T>(checked_product({g.tk - 1, m, n}, "portkern::gemm", "k-split partial products"))
+                         : nullptr;
+  RegionErrors errors;
 #pragma omp parallel for schedule(static, 1) num_threads(nt)
-  for (int t = 0; t < tasks; ++t) {
+  for (int t = 0; t < tasks; ++t) errors.run([&] {
     const int im = t % g.tm, in = (t / g.tm) % g.tn, ik = t / (g.tm * g.tn);
     const auto [i0, i1] = block_range(m, cfg.mr(), g.tm, im);
     const auto [j0, j1] = block_range(n, cfg.nr, g.tn, in);
     const auto [p0, p1] = block_range(k, 16, g.tk, ik);
-    if (i1 <= i0 || j1 <= j0) continue;
+    if (i1 <= i0 || j1 <= j0) return;
     if (ik == 0)
       serial_gemm(cfg, op, i0, i1 - i0, j0, j1 - j0, p0, p1 - p0, beta, c + i0 + j0 * ldc, ldc);
     else if (p1 > p0)
       serial_gemm(cfg, op, i0, i1 - i0, j0, j1 - j0, p0, p1 - p0, T(0), partial + (ik - 1) * m * n + i0 + j0 * m, m);
     else
       scale(i1 - i0, j1 - j0, T(0), partial + (ik - 1) * m * n + i0 + j0 * m, m);
-  }
+  });
+  errors.rethrow();
   if (g.tk > 1) {
 #pragma omp parallel for schedule(static) num_threads(nt)
     for (i64 j = 0; j < n; ++j) {
@@ -914,8 +956,10 @@ void run(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_
   i64 whole = 0;
   if (nt > 1 && batch >= nt) whole = (batch % nt == 0 || batch >= 4 * nt) ? batch : batch / nt * nt;
   if (whole > 0) {
+    RegionErrors errors;
 #pragma omp parallel for schedule(static) num_threads(nt)
-    for (i64 i = 0; i < whole; ++i) problem(i, 1);
+    for (i64 i = 0; i < whole; ++i) errors.run([&] { problem(i, 1); });
+    errors.rethrow();
   }
   for (i64 i = whole; i < batch; ++i) problem(i, nt);
 }

@@ -7,23 +7,38 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "portkern/error.hpp"
 #include "portkern/runtime/buffer.hpp"
 #include "runtime/cuda/cuda_backend.hpp"
+#include "runtime/scratch.hpp"
 
 namespace portkern {
 
-void* allocate(const Device& device, std::size_t bytes) {
+namespace {
+std::string for_purpose(std::string_view purpose) {
+  return purpose.empty() ? std::string() : " for " + std::string(purpose);
+}
+}  // namespace
+
+void* allocate(const Device& device, std::size_t bytes, std::string_view purpose) {
   require(bytes > 0, "portkern::allocate", "bytes", bytes, "> 0");
   const std::uint64_t available = device.properties().memory_bytes;
-  if (bytes > available)
-    fail("portkern::allocate", "cannot allocate " + std::to_string(bytes) + " bytes on " + device.name() +
-                                   ": the device has " + std::to_string(available));
-  if (device.is_cuda()) return detail::cuda::allocate(device.index(), bytes);
+  const std::string asked = std::to_string(bytes) + " bytes on " + device.name() + for_purpose(purpose);
+  if (bytes > available) fail("portkern::allocate", "cannot allocate " + asked + ": the device has " + std::to_string(available));
+  if (device.is_cuda()) {
+    try {
+      return detail::cuda::allocate(device.index(), bytes);
+    } catch (const Error& e) {   // "...: CUDA error 'out of memory'": keep the cause, say what it was for
+      const std::string cause = e.what();
+      const std::size_t at = cause.find("CUDA error");
+      fail("portkern::allocate", "cannot allocate " + asked + ": " + (at == std::string::npos ? cause : cause.substr(at)));
+    }
+  }
   const std::size_t alignment = 64;
   void* pointer = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
-  if (!pointer) fail("portkern::allocate", "cannot allocate " + std::to_string(bytes) + " bytes on cpu");
+  if (!pointer) fail("portkern::allocate", "cannot allocate " + asked + ": out of memory");
   return pointer;
 }
 
@@ -38,24 +53,44 @@ void deallocate(const Device& device, void* pointer) noexcept {
 Queue::Queue(Device device, int cpu_threads) : device_(device) {
   require(cpu_threads >= 0, "portkern::Queue", "cpu_threads", cpu_threads, ">= 0 (0: all cores)");
   cpu_threads_ = cpu_threads > 0 ? cpu_threads : omp_get_max_threads();
+  scratch_ = std::make_unique<detail::ScratchPool>(device_);
   if (device_.is_cuda()) stream_ = detail::cuda::create_stream(device_.index());
 }
 
-Queue::~Queue() {
-  if (stream_) detail::cuda::destroy_stream(device_.index(), stream_);
+// The stream first: its queued work finishes before the scratch it may use is freed (cudaFree waits).
+void Queue::release() noexcept {
+  if (stream_) detail::cuda::destroy_stream(device_.index(), std::exchange(stream_, nullptr));
+  scratch_.reset();
 }
 
+Queue::~Queue() { release(); }
+
 Queue::Queue(Queue&& other) noexcept
-    : device_(other.device_), cpu_threads_(other.cpu_threads_), stream_(std::exchange(other.stream_, nullptr)) {}
+    : device_(other.device_),
+      cpu_threads_(other.cpu_threads_),
+      stream_(std::exchange(other.stream_, nullptr)),
+      scratch_(std::move(other.scratch_)) {}
 
 Queue& Queue::operator=(Queue&& other) noexcept {
   if (this != &other) {
-    if (stream_) detail::cuda::destroy_stream(device_.index(), stream_);
+    release();
     device_ = other.device_;
     cpu_threads_ = other.cpu_threads_;
     stream_ = std::exchange(other.stream_, nullptr);
+    scratch_ = std::move(other.scratch_);
   }
   return *this;
+}
+
+detail::ScratchPool& Queue::scratch_pool() const {
+  if (!scratch_) fail("portkern::Queue", "this queue was moved from: it has no scratch memory");
+  return *scratch_;
+}
+
+std::size_t Queue::scratch_bytes() const { return scratch_ ? scratch_->bytes_held() : 0; }
+
+void Queue::release_scratch() {
+  if (scratch_) scratch_->release_idle();
 }
 
 void Queue::copy_bytes(void* dst, const void* src, std::size_t bytes) {

@@ -1,14 +1,13 @@
 #include "bench/conv2d_bench.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <random>
 #include <sstream>
-#include <thread>
 
+#include "bench/contest.hpp"
 #include "bench/conv2d_operands.hpp"
 #include "bench/device_info.hpp"
 #include "bench/gemm_bench.hpp"
@@ -17,6 +16,7 @@
 #include "bench/shapes.hpp"
 #include "bench/table.hpp"
 #include "bench/vendor_conv2d.hpp"
+#include "bench/vendor_figures.hpp"
 #include "portkern/error.hpp"
 #include "portkern/runtime/buffer.hpp"
 
@@ -48,55 +48,51 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
                            const std::vector<VendorConv2d>& vendors) {
   const Conv2dDesc d = conv2d_complete(layer_desc(layer, options.batch));
   ConvOperands data(q, d);
-  const double sample_ms = default_sample_ms(q, options.quick);
-  auto time_call = [&](const std::function<void()>& call, double* error) {
+  const ContestOptions contest_options = default_contest(q, options.quick);
+  auto gflops_of = [&](double ms) { return data.flops() / (ms * 1e-3) / 1e9; };
+  auto error_of = [&](const std::function<void()>& call, const std::function<void()>& to_output) {
     data.poison();
     call();
-    if (error) *error = data.max_rel_error();
-    const Measurement t = measure(q, call, sample_ms, options.quick ? 5 : 9);
-    if (q.device().is_cpu()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    return data.flops() / (t.median_ms * 1e-3) / 1e9;
+    if (to_output) to_output();
+    return data.max_rel_error();
   };
 
   nlohmann::json row = {{"op", "conv2d"}, {"layer", layer.name}, {"batch", d.batch}, {"window", layer.window},
                         {"stride", layer.stride}, {"in_h", d.in_h}, {"in_w", d.in_w}, {"in_c", d.in_c},
                         {"out_h", d.out_h}, {"out_w", d.out_w}, {"out_k", d.out_c}, {"pad", d.pad_top}};
+  // Each applicable algorithm once (the table's columns), then the library's pick against the vendors in
+  // interleaved rounds (the row's figure and ratio).
   nlohmann::json algorithms = nlohmann::json::object();
   for (const auto& c : candidates(q.device(), d, options.algorithms)) {
-    double error = 0;
-    const double gflops = time_call(data.call(c), &error);
-    algorithms[c.config] = {{"algorithm", c.algorithm}, {"config", c.config}, {"gflops", gflops}, {"max_rel_error", error}};
+    const auto call = data.call(c);
+    const double error = error_of(call, nullptr);
+    const double ms = measure(q, call, contest_options.sample_ms, contest_options.samples).median_ms;
+    algorithms[c.config] = {{"algorithm", c.algorithm}, {"config", c.config}, {"gflops", gflops_of(ms)}, {"max_rel_error", error}};
   }
   row["algorithms"] = algorithms;
   const Conv2dSelection pick = conv2d_select(q.device(), d);
   row["algorithm"] = pick.algorithm;
   row["config"] = pick.config;
   row["rule"] = pick.reason;
-  if (algorithms.contains(pick.config)) {
-    row["gflops"] = algorithms[pick.config]["gflops"];
-    row["max_rel_error"] = algorithms[pick.config]["max_rel_error"];
-  } else {   // --algo left the pick out: time it too
-    double error = 0;
-    row["gflops"] = time_call(data.call(), &error);
-    row["max_rel_error"] = error;
+  const auto pick_call = data.call({pick.algorithm, pick.config});
+  row["max_rel_error"] = error_of(pick_call, nullptr);
+
+  std::vector<Contender> contenders = {{pick_call, nullptr}};
+  std::vector<VendorFigure> figures;
+  for (const auto& v : vendors)
+    for (auto& call : v.prepare(q, d, data.input(), data.filter(), data.output())) {
+      figures.push_back({call.name, call.precision, call.impl, 0, 0, error_of(call.run, call.to_output)});
+      contenders.push_back({call.run, call.rest});
+    }
+  const ContestResult result = contest(q, contenders, contest_options);
+  row["gflops"] = gflops_of(result.median_ms[0]);
+  row["spread"] = result.spread[0];
+  row["rounds"] = result.rounds;
+  for (std::size_t i = 0; i < figures.size(); ++i) {
+    figures[i].gflops = gflops_of(result.median_ms[i + 1]);
+    figures[i].spread = result.spread[i + 1];
   }
-  nlohmann::json refs = nlohmann::json::object();
-  std::string best, best_impl;
-  double best_gflops = 0;
-  for (const auto& v : vendors) {
-    std::string impl;
-    const auto call = v.prepare(q, d, data.input(), data.filter(), data.output(), &impl);
-    if (!call) continue;
-    double error = 0;
-    const double g = time_call(call, &error);
-    refs[v.name] = {{"gflops", g}, {"impl", impl}, {"max_rel_error", error}};
-    if (g > best_gflops) best_gflops = g, best = v.name, best_impl = impl;
-  }
-  row["refs"] = refs;
-  row["ref_library"] = best.empty() ? nlohmann::json(nullptr) : nlohmann::json(best);
-  row["ref_impl"] = best_impl;
-  row["ref_gflops"] = best_gflops;
-  row["ratio"] = best_gflops > 0 ? nlohmann::json(row["gflops"].get<double>() / best_gflops) : nlohmann::json(nullptr);
+  add_vendor_figures(row, figures);
   return row;
 }
 
@@ -112,6 +108,7 @@ std::vector<std::string> conv2d_bench_names() {
 
 nlohmann::json bench_conv2d(const Device& device, const Conv2dBenchOptions& options) {
   const auto layers = read_conv_layers(conv_shapes_path(options.net));
+  const nlohmann::json load_before = host_load();
   Queue q(device, options.threads);
   const auto vendors = vendor_conv2d(device, q.cpu_threads());
   nlohmann::json rows = nlohmann::json::array();
@@ -122,7 +119,8 @@ nlohmann::json bench_conv2d(const Device& device, const Conv2dBenchOptions& opti
   }
   nlohmann::json dev = describe(device, false);
   if (device.is_cpu()) dev["threads"] = q.cpu_threads();
-  return {{"device", dev}, {"net", options.net}, {"batch", options.batch}, {"rows", rows}};
+  return {{"device", dev}, {"net", options.net}, {"batch", options.batch},
+          {"load", {{"before", load_before}, {"after", host_load()}}}, {"rows", rows}};
 }
 
 void print_conv2d(const nlohmann::json& result) {
@@ -138,7 +136,10 @@ void print_conv2d(const nlohmann::json& result) {
       }
   std::vector<std::string> headers = {"layer", "shape"};
   for (const auto& c : configs) headers.push_back(c);
-  headers.insert(headers.end(), {"pick", "GFLOP/s", "vendor", "vendor GFLOP/s", "ratio", "max rel err"});
+  headers.insert(headers.end(), {"pick", "GFLOP/s"});
+  const bool tf32 = has_tf32(rows);
+  for (const auto& h : vendor_headers(tf32)) headers.push_back(h);
+  headers.push_back("vendor impl");
   Table table(headers);
   for (const auto& r : rows) {
     auto v = [&](const char* key) { return r[key].get<std::int64_t>(); };
@@ -149,13 +150,17 @@ void print_conv2d(const nlohmann::json& result) {
       cells.push_back(r["algorithms"].contains(c) ? fixed(r["algorithms"][c]["gflops"].get<double>()) : "");
     cells.push_back(r["config"].get<std::string>());
     cells.push_back(fixed(r["gflops"].get<double>()));
-    const auto vendor = vendor_cells(r);
+    const auto vendor = vendor_cells(r, tf32);
     cells.insert(cells.end(), vendor.begin(), vendor.end());
+    cells.push_back(r.value("ref_impl", ""));
     table.add(cells);
   }
   table.print(std::cout);
-  std::cout << "geomean ratio (library's pick / vendor): " << fixed(geomean_ratio(rows), 3) << " over " << rows.size()
+  std::cout << "geomean ratio (library's pick / vendor at the same precision, fp32): " << fixed(geomean_ratio(rows), 3)
+            << " over " << rows.size()
             << " layers (winograd timed with weights transformed once, as the vendor's weights are reordered once)\n";
+  if (has_tf32(rows)) std::cout << "geomean ratio to the vendor with TF32 allowed: " << fixed(tf32_geomean_ratio(rows), 3) << '\n';
+  print_vendors(result, std::cout);
 }
 
 }  // namespace portkern::bench

@@ -1,5 +1,7 @@
 #include "bench/device_info.hpp"
 
+#include <fstream>
+
 namespace portkern::bench {
 
 nlohmann::json describe(const Device& device, bool measure) {
@@ -24,6 +26,15 @@ nlohmann::json describe(const Device& device, bool measure) {
 std::string summary(const Device& device) {
   const DeviceProperties& p = device.properties();
   return device.name() + ": " + p.name + " (" + std::to_string(p.compute_units) + " compute units, " + p.arch + ")";
+}
+
+nlohmann::json host_load() {
+  std::ifstream in("/proc/loadavg");
+  double avg1 = 0, avg5 = 0, avg15 = 0;
+  int runnable = 0;
+  char slash = 0;
+  if (!(in >> avg1 >> avg5 >> avg15 >> runnable >> slash)) return nullptr;
+  return {{"avg1", avg1}, {"runnable", runnable}};
 }
 
 }  // namespace portkern::bench

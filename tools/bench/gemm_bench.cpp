@@ -1,16 +1,16 @@
 #include "bench/gemm_bench.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <iostream>
 #include <random>
-#include <thread>
 
+#include "bench/contest.hpp"
 #include "bench/device_info.hpp"
 #include "bench/gemm_operands.hpp"
 #include "bench/measure.hpp"
 #include "bench/progress.hpp"
 #include "bench/table.hpp"
+#include "bench/vendor_figures.hpp"
 #include "bench/vendor_gemm.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/runtime/buffer.hpp"
@@ -25,73 +25,84 @@ void run_portkern(Queue& q, const GemmOperands<T>& g, const GemmChoice& choice) 
                           g.lda, g.stride_a, g.b, g.ldb, g.stride_b, g.beta, g.c, g.ldc, g.stride_c, g.batch, choice);
 }
 
+// A vendor's call for T (sgemm or dgemm), or an empty function when it has none.
+template <class T>
+const std::function<void(Queue&, const GemmOperands<T>&)>& vendor_call(const VendorGemm& v) {
+  if constexpr (std::is_same_v<T, float>) return v.sgemm;
+  else return v.dgemm;
+}
+
 template <class T>
 nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions& options,
                            const std::vector<VendorGemm>& vendors) {
   Operands<T> ops(q, s);
-  const double sample_ms = default_sample_ms(q, options.quick), flops = 2.0 * s.m * s.n * s.k * s.batch;
-  const int samples = options.quick ? 5 : 9;
-  auto gflops_of = [&](const std::function<void(const GemmOperands<T>&)>& call, double* error) {
-    int turn = 0;
-    if (error) {
-      q.fill(ops.c.data(), std::numeric_limits<T>::quiet_NaN(), ops.c.size());   // poison: unwritten shows
-      call(ops.set(0));
-      *error = ops.max_rel_error(q);
-    }
-    const Measurement t = measure(q, [&] { call(ops.set(turn++)); }, sample_ms, samples);
-    if (q.device().is_cpu()) std::this_thread::sleep_for(std::chrono::milliseconds(100));   // let spinning threads rest
-    return flops / (t.median_ms * 1e-3) / 1e9;
+  const double flops = 2.0 * s.m * s.n * s.k * s.batch;
+  const ContestOptions contest_options = default_contest(q, options.quick);
+  int turn = 0;   // calls rotate through the operand sets, so that none finds its inputs in the cache
+  using Call = std::function<void(const GemmOperands<T>&)>;
+  auto timed = [&](Call call) { return [&ops, &turn, call] { call(ops.set(turn++)); }; };
+  auto error_of = [&](const Call& call) {
+    q.fill(ops.c.data(), std::numeric_limits<T>::quiet_NaN(), ops.c.size());   // poison: unwritten shows
+    call(ops.set(0));
+    return ops.max_rel_error(q);
+  };
+  auto gflops_of = [&](double ms) { return flops / (ms * 1e-3) / 1e9; };
+  auto portkern_call = [&](const GemmChoice& choice) -> Call {
+    return [&q, choice](const GemmOperands<T>& g) { run_portkern(q, g, choice); };
   };
 
   const GemmSelection library = select_gemm(q.device(), s);
   GemmChoice used{library.family, library.config};
-  double error = 0, gflops = 0;
   nlohmann::json row = {{"op", std::is_same_v<T, float> ? "sgemm" : "dgemm"}, {"m", s.m}, {"n", s.n}, {"k", s.k},
                         {"batch", s.batch}, {"trans_a", s.trans_a}, {"trans_b", s.trans_b}};
-  if (options.family.empty()) {
-    gflops = gflops_of([&](const GemmOperands<T>& g) { run_portkern(q, g, used); }, &error);
-  } else {
-    // The best of the family's deployed configurations, next to what the library picks.
+  if (!options.family.empty()) {
+    // The best of the family's deployed configurations (one measurement each), then contested like the pick.
     const GemmDeployment d = gemm_deployment(q.device());
+    double best_ms = 0;
     for (std::size_t f = 0; f < d.families.size(); ++f) {
       if (d.families[f] != options.family) continue;
       for (const auto& config : d.configs[f]) {
-        double e = 0;
-        const double g = gflops_of([&](const GemmOperands<T>& x) { run_portkern(q, x, {options.family, config}); }, &e);
-        if (g > gflops) gflops = g, error = e, used = {options.family, config};
+        const GemmChoice choice{options.family, config};
+        const double ms = measure(q, timed(portkern_call(choice)), contest_options.sample_ms, contest_options.samples).median_ms;
+        if (best_ms == 0 || ms < best_ms) best_ms = ms, used = choice;
       }
     }
-    double library_error = 0;
-    const double library_gflops = gflops_of([&](const GemmOperands<T>& g) { run_portkern(q, g, {library.family, library.config}); }, &library_error);
-    row["library"] = {{"family", library.family}, {"config", library.config}, {"gflops", library_gflops}};
   }
+
+  // Contenders: portkern's choice, [the library's pick, when a family was asked for], every vendor.
+  std::vector<Contender> contenders = {{timed(portkern_call(used)), nullptr}};
+  if (!options.family.empty()) contenders.push_back({timed(portkern_call({library.family, library.config})), nullptr});
+  std::vector<VendorFigure> figures;
+  for (const auto& v : vendors) {
+    const auto& call = vendor_call<T>(v);
+    if (!call) continue;
+    const Call bound = [&q, &call](const GemmOperands<T>& g) { call(q, g); };
+    figures.push_back({v.name, v.precision, v.kernel, 0, 0, error_of(bound)});
+    contenders.push_back({timed(bound), v.rest});
+  }
+  const double error = error_of(portkern_call(used));
+  const ContestResult result = contest(q, contenders, contest_options);
+  const std::size_t first_vendor = contenders.size() - figures.size();
+  for (std::size_t i = 0; i < figures.size(); ++i) {
+    figures[i].gflops = gflops_of(result.median_ms[first_vendor + i]);
+    figures[i].spread = result.spread[first_vendor + i];
+  }
+  if (!options.family.empty())
+    row["library"] = {{"family", library.family}, {"config", library.config}, {"gflops", gflops_of(result.median_ms[1])}};
   row["family"] = used.family;
   row["config"] = used.config;
-  row["gflops"] = gflops;
+  row["gflops"] = gflops_of(result.median_ms[0]);
+  row["spread"] = result.spread[0];
+  row["rounds"] = result.rounds;
   row["max_rel_error"] = error;
-  nlohmann::json refs = nlohmann::json::object();
-  std::string best;
-  double best_gflops = 0;
-  for (const auto& v : vendors) {
-    const auto& call = [&]() -> const std::function<void(Queue&, const GemmOperands<T>&)>& {
-      if constexpr (std::is_same_v<T, float>) return v.sgemm;
-      else return v.dgemm;
-    }();
-    if (!call) continue;
-    const double g = gflops_of([&](const GemmOperands<T>& x) { call(q, x); }, nullptr);
-    refs[v.name] = g;
-    if (g > best_gflops) best_gflops = g, best = v.name;
-  }
-  row["refs"] = refs;
-  row["ref_library"] = best.empty() ? nlohmann::json(nullptr) : nlohmann::json(best);
-  row["ref_gflops"] = best_gflops;
-  row["ratio"] = best_gflops > 0 ? nlohmann::json(gflops / best_gflops) : nlohmann::json(nullptr);
+  add_vendor_figures(row, figures);
   return row;
 }
 
 }  // namespace
 
 nlohmann::json bench_gemm(const Device& device, const GemmBenchOptions& options) {
+  const nlohmann::json load_before = host_load();
   Queue q(device, options.threads);
   const auto vendors = vendor_gemms(device, q.cpu_threads());
   nlohmann::json rows = nlohmann::json::array();
@@ -104,7 +115,9 @@ nlohmann::json bench_gemm(const Device& device, const GemmBenchOptions& options)
   }
   nlohmann::json dev = describe(device, false);
   if (device.is_cpu()) dev["threads"] = q.cpu_threads();
-  return {{"device", dev}, {"rows", rows}};
+  nlohmann::json listed = nlohmann::json::array();
+  for (const auto& v : vendors) listed.push_back({{"name", v.name}, {"precision", v.precision}, {"kernel", v.kernel}});
+  return {{"device", dev}, {"vendors", listed}, {"load", {{"before", load_before}, {"after", host_load()}}}, {"rows", rows}};
 }
 
 double geomean_ratio(const nlohmann::json& rows) {
@@ -120,7 +133,8 @@ void print_gemm(const nlohmann::json& result) {
   const bool family_mode = !rows.empty() && rows[0].contains("library");
   std::vector<std::string> headers = {"m", "n", "k", "batch", "op", "config", "GFLOP/s"};
   if (family_mode) headers.insert(headers.end(), {"library GFLOP/s"});
-  headers.insert(headers.end(), {"vendor", "vendor GFLOP/s", "ratio", "max rel err"});
+  const bool tf32 = has_tf32(rows);
+  for (const auto& h : vendor_headers(tf32)) headers.push_back(h);
   Table table(headers);
   for (const auto& r : rows) {
     std::vector<std::string> cells = {std::to_string(r["m"].get<long>()), std::to_string(r["n"].get<long>()),
@@ -128,13 +142,14 @@ void print_gemm(const nlohmann::json& result) {
                                       std::string(r["trans_a"].get<bool>() ? "T" : "N") + (r["trans_b"].get<bool>() ? "T" : "N"),
                                       r["config"].get<std::string>(), fixed(r["gflops"].get<double>())};
     if (family_mode) cells.push_back(fixed(r["library"]["gflops"].get<double>()));
-    const auto vendor = vendor_cells(r);
+    const auto vendor = vendor_cells(r, tf32);
     cells.insert(cells.end(), vendor.begin(), vendor.end());
     table.add(cells);
   }
   table.print(std::cout);
-  std::cout << "geomean ratio to the best vendor: " << fixed(geomean_ratio(rows), 3) << " over " << rows.size()
-            << " shapes\n";
+  std::cout << "geomean ratio to the best vendor at the same precision: " << fixed(geomean_ratio(rows), 3) << " over "
+            << rows.size() << " shapes (spread: over interleaved rounds, the larger of portkern's and the vendor's)\n";
+  print_vendors(result, std::cout);
 }
 
 }  // namespace portkern::bench

@@ -42,12 +42,4 @@ std::string fixed(double value, int digits) {
   return buf;
 }
 
-std::vector<std::string> vendor_cells(const nlohmann::json& r) {
-  const bool has_ref = r["ref_library"].is_string();
-  char error[32];
-  std::snprintf(error, sizeof error, "%.1e", r["max_rel_error"].is_number() ? r["max_rel_error"].get<double>() : NAN);
-  return {has_ref ? r["ref_library"].get<std::string>() : "-", has_ref ? fixed(r["ref_gflops"].get<double>()) : "-",
-          has_ref ? fixed(r["ratio"].get<double>(), 3) : "-", error};
-}
-
 }  // namespace portkern::bench

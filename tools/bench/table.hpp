@@ -1,7 +1,6 @@
 // A terminal table: columns sized to their widest cell, numbers right-aligned.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -21,9 +20,5 @@ class Table {
 
 // A number with `digits` after the point ("-" for NaN).
 std::string fixed(double value, int digits = 1);
-
-// The cells a benchmark row ends with: the best vendor, its GFLOP/s, the ratio to it, the max relative error
-// (from the row's "ref_library", "ref_gflops", "ratio", "max_rel_error").
-std::vector<std::string> vendor_cells(const nlohmann::json& row);
 
 }  // namespace portkern::bench

@@ -1,7 +1,8 @@
 // The vendor convolutions portkern is measured against, behind one call shape: oneDNN on the CPU (a
 // convolution primitive, NHWC data, weights reordered once from RSCK into the layout it prefers), cuDNN on a
-// GPU (NHWC, FMA math: no TF32, the fastest algorithm cudnnFindConvolutionForwardAlgorithm reports). Each is
-// present only when the build found it.
+// GPU (every engine configuration of its graph API in both layouts, timed: the fastest fp32 plan, and the
+// fastest plan of all with TF32 tensor cores allowed, see vendor_conv2d_cuda.cpp). Each is present only when
+// the build found it.
 #pragma once
 
 #include <functional>
@@ -12,12 +13,22 @@
 
 namespace portkern::bench {
 
+// One prepared way for a vendor to compute a layer (descriptors, weight layout, workspace, algorithm search:
+// all done before timing).
+struct VendorConvCall {
+  std::string name;        // "onednn", "cudnn", "cudnn_tf32"
+  std::string precision;   // "ieee": fp32 arithmetic, the ratio's reference; "tf32": shown beside it
+  std::string impl;        // the implementation, engine and layout the vendor chose
+  std::function<void()> run;         // the call to time
+  std::function<void()> to_output;   // puts run's result into the benchmark's NHWC output (empty: run does)
+  std::function<void()> rest;        // lets the vendor's threads go quiet (empty: nothing to do)
+};
+
 struct VendorConv2d {
   std::string name;
-  // Prepares one layer (descriptors, weight layout, workspace: not timed) and returns the call to time, which
-  // computes output from input and the RSCK filter; `impl` receives the vendor's implementation name.
-  std::function<std::function<void()>(Queue&, const Conv2dDesc&, const float* input, const float* filter,
-                                      float* output, std::string* impl)>
+  // Prepares the calls that compute `output` (NHWC) from `input` (NHWC) and the RSCK `filter`.
+  std::function<std::vector<VendorConvCall>(Queue&, const Conv2dDesc&, const float* input, const float* filter,
+                                            float* output)>
       prepare;
 };
 

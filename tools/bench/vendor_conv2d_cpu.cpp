@@ -45,8 +45,8 @@ struct DnnlLayer {
   }
 };
 
-std::function<void()> prepare_onednn(int threads, const Conv2dDesc& desc, const float* input, const float* filter,
-                                     float* output, std::string* impl) {
+std::vector<VendorConvCall> prepare_onednn(int threads, const Conv2dDesc& desc, const float* input,
+                                           const float* filter, float* output) {
   omp_set_num_threads(threads);
   const Conv2dDesc d = conv2d_complete(desc);
   auto layer = std::make_shared<DnnlLayer>();
@@ -66,11 +66,8 @@ std::function<void()> prepare_onednn(int threads, const Conv2dDesc& desc, const 
                                                         &src_md, &w_any, nullptr, &dst_md, strides, dilates, pad_l,
                                                         pad_r));
   DNNL_CHECK(dnnl_primitive_desc_create(&layer->pd, &conv_d, nullptr, layer->engine, nullptr));
-  if (impl) {
-    const char* name = nullptr;
-    dnnl_primitive_desc_query(layer->pd, dnnl_query_impl_info_str, 0, &name);
-    *impl = name ? name : "";
-  }
+  const char* impl = nullptr;
+  dnnl_primitive_desc_query(layer->pd, dnnl_query_impl_info_str, 0, &impl);
   DNNL_CHECK(dnnl_primitive_create(&layer->conv, layer->pd));
   const dnnl_memory_desc_t* w_md = dnnl_primitive_desc_query_md(layer->pd, dnnl_query_weights_md, 0);
   DNNL_CHECK(dnnl_memory_create(&layer->src, &src_md, layer->engine, const_cast<float*>(input)));
@@ -89,10 +86,11 @@ std::function<void()> prepare_onednn(int threads, const Conv2dDesc& desc, const 
   dnnl_primitive_destroy(reorder);
   dnnl_primitive_desc_destroy(reorder_pd);
   dnnl_memory_destroy(user);
-  return [layer, threads] {
+  const auto run = [layer, threads] {
     omp_set_num_threads(threads);
     layer->run();
   };
+  return {{"onednn", "ieee", impl ? impl : "", run, nullptr, nullptr}};
 }
 
 }  // namespace
@@ -101,8 +99,9 @@ std::function<void()> prepare_onednn(int threads, const Conv2dDesc& desc, const 
 std::vector<VendorConv2d> cpu_vendor_conv2d(int threads) {
   std::vector<VendorConv2d> vendors;
 #if PORTKERN_HAVE_DNNL
-  vendors.push_back({"onednn", [threads](Queue&, const Conv2dDesc& d, const float* in, const float* f, float* out,
-                                         std::string* impl) { return prepare_onednn(threads, d, in, f, out, impl); }});
+  vendors.push_back({"onednn", [threads](Queue&, const Conv2dDesc& d, const float* in, const float* f, float* out) {
+                       return prepare_onednn(threads, d, in, f, out);
+                     }});
 #endif
   (void)threads;
   return vendors;

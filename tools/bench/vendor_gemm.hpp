@@ -1,5 +1,7 @@
 // The vendor GEMMs portkern is measured against, behind one call shape: OpenBLAS and oneDNN on the CPU,
-// cuBLAS (fp32 with TF32 off: default math mode) on a GPU. Each is present only when the build found it.
+// cuBLAS on a GPU, twice: at the data's own precision (TF32 off), which the ratio uses, and with TF32 tensor
+// cores (CUBLAS_COMPUTE_32F_FAST_TF32), shown beside it with its error; on the GPU the fastest per shape of
+// the classic call and cuBLASLt's heuristic algorithms. Each is present only when the build found it.
 #pragma once
 
 #include <functional>
@@ -19,15 +21,18 @@ struct GemmOperands : gemm_impl::GemmArgs<T> {
 
 struct VendorGemm {
   std::string name;
+  std::string precision;   // "ieee": the data's own precision, the ratio's reference; "tf32": shown beside
+  std::string kernel;      // what the library runs here: OpenBLAS's core, oneDNN's ISA, cuBLAS's math mode
   std::function<void(Queue&, const GemmOperands<float>&)> sgemm;
   std::function<void(Queue&, const GemmOperands<double>&)> dgemm;
+  std::function<void()> rest;   // puts the library's worker threads to sleep (empty: nothing to do)
 };
 
 std::vector<VendorGemm> cpu_vendor_gemms(int threads);
-std::vector<VendorGemm> cuda_vendor_gemms();
+std::vector<VendorGemm> cuda_vendor_gemms(const Device& device);
 
 inline std::vector<VendorGemm> vendor_gemms(const Device& device, int threads) {
-  return device.is_cpu() ? cpu_vendor_gemms(threads) : cuda_vendor_gemms();
+  return device.is_cpu() ? cpu_vendor_gemms(threads) : cuda_vendor_gemms(device);
 }
 
 }  // namespace portkern::bench

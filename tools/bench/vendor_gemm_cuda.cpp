@@ -1,12 +1,21 @@
-// cuBLAS on a GPU: strided-batched SGEMM/DGEMM in the default math mode, which for fp32 does not use TF32.
+// cuBLAS on a GPU at its best, twice: in fp32 arithmetic (TF32 off: the ratio's reference) and with TF32
+// tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32: what PyTorch users get with allow_tf32), shown beside it with
+// its error. For each shape and compute type the first call searches: the classic strided-batched call and
+// up to 16 algorithms of cuBLASLt's heuristics, all with a 32 MiB workspace (PyTorch's on Hopper), each
+// timed; later calls run the fastest. fp64 runs cublasDgemmStridedBatched.
 #include "bench/vendor_gemm.hpp"
 
 #if PORTKERN_HAVE_CUDA
+#include <cublasLt.h>
 #include <cublas_v2.h>
 
+#include <map>
 #include <memory>
+#include <tuple>
 
+#include "bench/measure.hpp"
 #include "portkern/error.hpp"
+#include "portkern/runtime/buffer.hpp"
 #endif
 
 namespace portkern::bench {
@@ -18,32 +27,153 @@ void check(cublasStatus_t status, const char* call) {
   if (status != CUBLAS_STATUS_SUCCESS) fail("cuBLAS", std::string(call) + " failed: " + cublasGetStatusString(status));
 }
 
-template <class T>
-void cublas(cublasHandle_t handle, Queue& q, const GemmOperands<T>& g) {
-  check(cublasSetStream(handle, static_cast<cudaStream_t>(q.native_stream())), "cublasSetStream");
-  const auto ta = g.ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb = g.tb ? CUBLAS_OP_T : CUBLAS_OP_N;
-  if constexpr (std::is_same_v<T, float>)
-    check(cublasSgemmStridedBatched(handle, ta, tb, int(g.m), int(g.n), int(g.k), &g.alpha, g.a, int(g.lda), g.stride_a,
-                                    g.b, int(g.ldb), g.stride_b, &g.beta, g.c, int(g.ldc), g.stride_c, int(g.batch)),
-          "cublasSgemmStridedBatched");
-  else
-    check(cublasDgemmStridedBatched(handle, ta, tb, int(g.m), int(g.n), int(g.k), &g.alpha, g.a, int(g.lda), g.stride_a,
-                                    g.b, int(g.ldb), g.stride_b, &g.beta, g.c, int(g.ldc), g.stride_c, int(g.batch)),
-          "cublasDgemmStridedBatched");
+constexpr std::size_t workspace_bytes = std::size_t(32) << 20;
+constexpr int heuristic_algorithms = 16;
+
+// One shape's cuBLASLt descriptors (column-major, strided batch) and the algorithm chosen for it.
+struct LtPlan {
+  cublasLtMatmulDesc_t op = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+  cublasLtMatmulAlgo_t algo{};
+  bool use_lt = false;   // false: the classic cuBLAS call was the fastest
+  ~LtPlan() {
+    if (a) cublasLtMatrixLayoutDestroy(a);
+    if (b) cublasLtMatrixLayoutDestroy(b);
+    if (c) cublasLtMatrixLayoutDestroy(c);
+    if (op) cublasLtMatmulDescDestroy(op);
+  }
+};
+
+cublasLtMatrixLayout_t layout(std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t batch,
+                              std::int64_t stride) {
+  cublasLtMatrixLayout_t l = nullptr;
+  check(cublasLtMatrixLayoutCreate(&l, CUDA_R_32F, std::uint64_t(rows), std::uint64_t(cols), ld), "cublasLtMatrixLayoutCreate");
+  const std::int32_t count = std::int32_t(batch);
+  check(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof count), "batch count");
+  check(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof stride),
+        "batch stride");
+  return l;
 }
+
+// cuBLAS and cuBLASLt handles sharing one workspace, and the plans chosen so far.
+class Cublas {
+ public:
+  explicit Cublas(const Device& device) : workspace_(device, std::int64_t(workspace_bytes)) {
+    check(cublasCreate(&handle_), "cublasCreate");
+    check(cublasLtCreate(&lt_), "cublasLtCreate");
+    check(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+    check(cublasSetWorkspace(handle_, workspace_.data(), workspace_bytes), "cublasSetWorkspace");
+  }
+  ~Cublas() {
+    plans_.clear();
+    cublasLtDestroy(lt_);
+    cublasDestroy(handle_);
+  }
+  Cublas(const Cublas&) = delete;
+  Cublas& operator=(const Cublas&) = delete;
+
+  std::string version() {
+    int v = 0;
+    check(cublasGetVersion(handle_, &v), "cublasGetVersion");
+    return "cuBLAS " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
+  }
+
+  void sgemm(Queue& q, const GemmOperands<float>& g, cublasComputeType_t compute) {
+    check(cublasSetStream(handle_, stream(q)), "cublasSetStream");
+    const auto key = std::make_tuple(g.m, g.n, g.k, g.batch, g.ta, g.tb, int(compute));
+    auto found = plans_.find(key);
+    if (found == plans_.end()) found = plans_.emplace(key, search(q, g, compute)).first;
+    run(q, g, compute, *found->second);
+  }
+
+  void dgemm(Queue& q, const GemmOperands<double>& g) {
+    check(cublasSetStream(handle_, stream(q)), "cublasSetStream");
+    check(cublasDgemmStridedBatched(handle_, op(g.ta), op(g.tb), int(g.m), int(g.n), int(g.k), &g.alpha, g.a,
+                                    int(g.lda), g.stride_a, g.b, int(g.ldb), g.stride_b, &g.beta, g.c, int(g.ldc),
+                                    g.stride_c, int(g.batch)),
+          "cublasDgemmStridedBatched");
+  }
+
+ private:
+  static cudaStream_t stream(Queue& q) { return static_cast<cudaStream_t>(q.native_stream()); }
+  static cublasOperation_t op(bool trans) { return trans ? CUBLAS_OP_T : CUBLAS_OP_N; }
+
+  void run(Queue& q, const GemmOperands<float>& g, cublasComputeType_t compute, const LtPlan& plan) {
+    if (plan.use_lt) {
+      check(cublasLtMatmul(lt_, plan.op, &g.alpha, g.a, plan.a, g.b, plan.b, &g.beta, g.c, plan.c, g.c, plan.c,
+                           &plan.algo, workspace_.data(), workspace_bytes, stream(q)),
+            "cublasLtMatmul");
+    } else if (compute == CUBLAS_COMPUTE_32F) {
+      check(cublasSgemmStridedBatched(handle_, op(g.ta), op(g.tb), int(g.m), int(g.n), int(g.k), &g.alpha, g.a,
+                                      int(g.lda), g.stride_a, g.b, int(g.ldb), g.stride_b, &g.beta, g.c, int(g.ldc),
+                                      g.stride_c, int(g.batch)),
+            "cublasSgemmStridedBatched");
+    } else {
+      check(cublasGemmStridedBatchedEx(handle_, op(g.ta), op(g.tb), int(g.m), int(g.n), int(g.k), &g.alpha, g.a,
+                                       CUDA_R_32F, int(g.lda), g.stride_a, g.b, CUDA_R_32F, int(g.ldb), g.stride_b,
+                                       &g.beta, g.c, CUDA_R_32F, int(g.ldc), g.stride_c, int(g.batch), compute,
+                                       CUBLAS_GEMM_DEFAULT),
+            "cublasGemmStridedBatchedEx");
+    }
+  }
+
+  // Times the classic call and cuBLASLt's heuristic algorithms on these operands; keeps the fastest.
+  std::unique_ptr<LtPlan> search(Queue& q, const GemmOperands<float>& g, cublasComputeType_t compute) {
+    auto plan = std::make_unique<LtPlan>();
+    const double classic_ms = measure(q, [&] { run(q, g, compute, *plan); }, 1.0, 3).median_ms;
+    check(cublasLtMatmulDescCreate(&plan->op, compute, CUDA_R_32F), "cublasLtMatmulDescCreate");
+    const cublasOperation_t ta = op(g.ta), tb = op(g.tb);
+    check(cublasLtMatmulDescSetAttribute(plan->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "transa");
+    check(cublasLtMatmulDescSetAttribute(plan->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "transb");
+    plan->a = layout(g.ta ? g.k : g.m, g.ta ? g.m : g.k, g.lda, g.batch, g.stride_a);
+    plan->b = layout(g.tb ? g.n : g.k, g.tb ? g.k : g.n, g.ldb, g.batch, g.stride_b);
+    plan->c = layout(g.m, g.n, g.ldc, g.batch, g.stride_c);
+    cublasLtMatmulPreference_t preference = nullptr;
+    check(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
+    const std::uint64_t limit = workspace_bytes;
+    check(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &limit, sizeof limit),
+          "workspace preference");
+    cublasLtMatmulHeuristicResult_t results[heuristic_algorithms];
+    int found = 0;
+    const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(lt_, plan->op, plan->a, plan->b, plan->c, plan->c,
+                                                                 preference, heuristic_algorithms, results, &found);
+    cublasLtMatmulPreferenceDestroy(preference);
+    if (status != CUBLAS_STATUS_SUCCESS) found = 0;
+    double best_ms = classic_ms;
+    const cublasLtMatmulAlgo_t* best = nullptr;   // nullptr: the classic call
+    plan->use_lt = true;
+    for (int i = 0; i < found; ++i) {
+      if (results[i].state != CUBLAS_STATUS_SUCCESS) continue;
+      plan->algo = results[i].algo;
+      const double ms = measure(q, [&] { run(q, g, compute, *plan); }, 1.0, 3).median_ms;
+      if (ms < best_ms) best_ms = ms, best = &results[i].algo;
+    }
+    plan->use_lt = best != nullptr;
+    if (best) plan->algo = *best;
+    return plan;
+  }
+
+  cublasHandle_t handle_ = nullptr;
+  cublasLtHandle_t lt_ = nullptr;
+  Buffer<char> workspace_;
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, bool, bool, int>, std::unique_ptr<LtPlan>> plans_;
+};
 
 }  // namespace
 
-std::vector<VendorGemm> cuda_vendor_gemms() {
-  cublasHandle_t raw = nullptr;
-  check(cublasCreate(&raw), "cublasCreate");
-  std::shared_ptr<cublasContext> handle(raw, [](cublasHandle_t h) { cublasDestroy(h); });
-  check(cublasSetMathMode(raw, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-  return {{"cublas", [handle](Queue& q, const GemmOperands<float>& g) { cublas(handle.get(), q, g); },
-           [handle](Queue& q, const GemmOperands<double>& g) { cublas(handle.get(), q, g); }}};
+std::vector<VendorGemm> cuda_vendor_gemms(const Device& device) {
+  auto cublas = std::make_shared<Cublas>(device);
+  const std::string how = " (fastest per shape of the classic call and 16 cuBLASLt heuristic algorithms, 32 MiB workspace)";
+  const std::string v = cublas->version();
+  return {{"cublas", "ieee", v + " CUBLAS_COMPUTE_32F, TF32 off" + how,
+           [cublas](Queue& q, const GemmOperands<float>& g) { cublas->sgemm(q, g, CUBLAS_COMPUTE_32F); },
+           [cublas](Queue& q, const GemmOperands<double>& g) { cublas->dgemm(q, g); }, nullptr},
+          {"cublas_tf32", "tf32", v + " CUBLAS_COMPUTE_32F_FAST_TF32" + how,
+           [cublas](Queue& q, const GemmOperands<float>& g) { cublas->sgemm(q, g, CUBLAS_COMPUTE_32F_FAST_TF32); },
+           nullptr, nullptr}};
 }
 #else
-std::vector<VendorGemm> cuda_vendor_gemms() { return {}; }
+std::vector<VendorGemm> cuda_vendor_gemms(const Device&) { return {}; }
 #endif
 
 }  // namespace portkern::bench

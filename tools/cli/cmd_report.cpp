@@ -10,6 +10,7 @@
 #include "bench/shapes.hpp"
 #include "bench/table.hpp"
 #include "bench/transpose_bench.hpp"
+#include "bench/vendor_figures.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 
@@ -59,8 +60,12 @@ void add_report(CLI::App& app) {
       gemm.quick = !full;
       entry["gemm"] = bench::bench_gemm(d, gemm);
       bench::print_gemm(entry["gemm"]);
-      summary.add({d.name(), "GEMM (library/vendor)", bench::fixed(bench::geomean_ratio(entry["gemm"]["rows"]), 3),
-                   d.is_cpu() ? "best of OpenBLAS, oneDNN" : "cuBLAS", std::to_string(entry["gemm"]["rows"].size())});
+      const auto& gemm_rows = entry["gemm"]["rows"];
+      summary.add({d.name(), "GEMM fp32 (library/vendor)", bench::fixed(bench::geomean_ratio(gemm_rows), 3),
+                   d.is_cpu() ? "best of OpenBLAS, oneDNN (fp32)" : "cuBLAS fp32 (TF32 off)", std::to_string(gemm_rows.size())});
+      if (bench::has_tf32(gemm_rows))
+        summary.add({d.name(), "GEMM fp32 (library/vendor with TF32)", bench::fixed(bench::tf32_geomean_ratio(gemm_rows), 3),
+                     "cuBLAS TF32 (lower precision)", std::to_string(gemm_rows.size())});
 
       for (const std::string net : {"vgg16", "resnet50"}) {
         std::cout << "\n-- conv2d fp32, " << net << " batch 1: the deployment's pick vs "
@@ -72,9 +77,13 @@ void add_report(CLI::App& app) {
         if (!full) conv.algorithms = {"im2col", "gemm_1x1", "winograd"};   // the slow baselines only with --full
         entry["conv2d_" + net] = bench::bench_conv2d(d, conv);
         bench::print_conv2d(entry["conv2d_" + net]);
-        summary.add({d.name(), "conv2d " + net + " b1 (library/vendor)",
-                     bench::fixed(bench::geomean_ratio(entry["conv2d_" + net]["rows"]), 3),
-                     d.is_cpu() ? "oneDNN" : "cuDNN", std::to_string(entry["conv2d_" + net]["rows"].size())});
+        const auto& conv_rows = entry["conv2d_" + net]["rows"];
+        summary.add({d.name(), "conv2d fp32 " + net + " b1 (library/vendor)", bench::fixed(bench::geomean_ratio(conv_rows), 3),
+                     d.is_cpu() ? "oneDNN fp32" : "cuDNN fp32 (TF32 off)", std::to_string(conv_rows.size())});
+        if (bench::has_tf32(conv_rows))
+          summary.add({d.name(), "conv2d fp32 " + net + " b1 (library/vendor with TF32)",
+                       bench::fixed(bench::tf32_geomean_ratio(conv_rows), 3), "cuDNN TF32 (lower precision)",
+                       std::to_string(conv_rows.size())});
       }
       std::cout << "\n-- DNN operators (seed 004), " << (full ? "default" : "small") << " sizes"
                 << (d.is_cuda() ? ": portable kernel vs its native CUDA twin\n" : ": portable kernel\n");

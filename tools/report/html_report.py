@@ -37,9 +37,16 @@ def geomean(values):
 
 
 def chart(rows, label, title, ylabel, path):
+    """Bars: the ratio to the vendor at the same precision (fp32); dots, where measured: the ratio to the
+    vendor with TF32 tensor cores allowed (a lower precision, never in the ratio)."""
     ratios = [r.get("ratio") or 0 for r in rows]
     fig, ax = plt.subplots(figsize=(max(6, 0.28 * len(rows) + 2), 3.6))
-    ax.bar(range(len(rows)), ratios, color=["#2a7" if x >= 1 else "#c44" for x in ratios])
+    ax.bar(range(len(rows)), ratios, color=["#2a7" if x >= 1 else "#c44" for x in ratios], label="vs vendor fp32")
+    tf32 = [(i, r["gflops"] / r["ref_tf32"]["gflops"]) for i, r in enumerate(rows)
+            if r.get("ref_tf32") and r["ref_tf32"].get("gflops")]
+    if tf32:
+        ax.plot([i for i, _ in tf32], [x for _, x in tf32], "k.", label="vs vendor TF32")
+        ax.legend(fontsize=7)
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(rows)))
     ax.set_xticklabels([label(r) for r in rows], rotation=90, fontsize=7)

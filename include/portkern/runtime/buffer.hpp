@@ -1,32 +1,39 @@
 // Typed device memory with RAII: Buffer<float> x(device, n) owns n floats on `device` until it goes out of
-// scope. CPU buffers are 64-byte aligned, GPU buffers come from cudaMalloc (256-byte aligned).
+// scope. CPU buffers are 64-byte aligned, GPU buffers come from cudaMalloc (256-byte aligned). A size too
+// large for 64 bits or an allocation that fails is a portkern::Error naming the bytes asked and what for.
+// Threads: distinct Buffers may be used from any threads; one Buffer's contents follow the rules of the
+// queue calls that read and write it (runtime/queue.hpp).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <span>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/runtime/device.hpp"
 #include "portkern/runtime/queue.hpp"
 
 namespace portkern {
 
-// Untyped allocation on `device`; throws Error when `bytes` is more than the device can give.
-void* allocate(const Device& device, std::size_t bytes);
+// Untyped allocation on `device`; throws Error when `bytes` is more than the device can give, naming the
+// bytes and `purpose` (e.g. "conv2d scratch (im2col patches)") when one is given.
+void* allocate(const Device& device, std::size_t bytes, std::string_view purpose = {});
 void deallocate(const Device& device, void* pointer) noexcept;
 
 template <class T>
 class Buffer {
  public:
   Buffer() = default;
-  Buffer(const Device& device, std::int64_t count) : device_(device) {
+  // `purpose` names the memory in the error an allocation that fails throws.
+  Buffer(const Device& device, std::int64_t count, std::string_view purpose = {}) : device_(device) {
     require(count > 0, "portkern::Buffer", "count", count, "> 0");
-    require(std::uint64_t(count) <= SIZE_MAX / sizeof(T), "portkern::Buffer", "count", count,
-            "small enough for the address space");
-    data_ = static_cast<T*>(allocate(device, std::size_t(count) * sizeof(T)));
+    data_ = static_cast<T*>(allocate(device, checked_bytes(count, sizeof(T), "portkern::Buffer", "count"), purpose));
     size_ = std::size_t(count);
   }
   ~Buffer() { release(); }
@@ -53,7 +60,12 @@ class Buffer {
     queue.wait();
   }
   std::vector<T> download(Queue& queue) const {
-    std::vector<T> host(size_);
+    std::vector<T> host;
+    try {
+      host.resize(size_);
+    } catch (const std::bad_alloc&) {
+      fail("portkern::Buffer::download", "cannot allocate " + std::to_string(size_ * sizeof(T)) + " bytes of host memory");
+    }
     queue.copy(host.data(), data_, size_);
     queue.wait();
     return host;

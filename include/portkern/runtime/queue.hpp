@@ -1,15 +1,37 @@
 // In-order queues. On a GPU a queue is a CUDA stream: launches and copies are asynchronous and run in the
 // order they were submitted, wait() blocks until all have finished. On the CPU work runs when it is
 // submitted, on the queue's OpenMP threads, so wait() has nothing to wait for.
+//
+// Threads (docs/threading.md). A Queue may be shared between threads:
+//   - Any number of threads may call the library's functions (gemm, conv2d, pooling, transpose, the
+//     operators, copy, fill, wait, check_pointer) with the same queue at the same time, or with different
+//     queues. Each call is correct as if it ran alone.
+//   - On the CPU each call runs on its calling thread with its own team of cpu_threads() OpenMP threads, so
+//     N concurrent calls use up to N * cpu_threads() threads. On a GPU, calls from several threads go to the
+//     one stream in the order they reach it, which between threads is unspecified, and wait() waits for all
+//     of them: a thread that needs another thread's results synchronises with that thread itself.
+//   - Calls that run at the same time must not write memory that another of them reads or writes: the
+//     library does not lock the caller's data.
+//   - Not safe: destroying, moving or assigning a queue while another thread uses it.
+// Scratch memory. Calls that need temporary device memory (conv2d's im2col and Winograd algorithms) lease it
+// from the queue: a block is one call's alone for the call's duration, so concurrent calls on one queue each
+// get their own block (they do not wait for each other); a finished call's block is kept for the next call.
+// The queue holds at most one block per call that ran on it at the same time, each at most 5/4 of the
+// largest request, and frees them all when it is destroyed (release_scratch() frees them sooner).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 #include "portkern/runtime/device.hpp"
 
 namespace portkern {
+
+namespace detail {
+class ScratchPool;   // src/runtime/scratch.hpp
+}
 
 class Queue {
  public:
@@ -43,11 +65,20 @@ class Queue {
   // managed memory); on the CPU, not GPU device memory. `function` and `argument` name it in the message.
   void check_pointer(const void* pointer, std::string_view function, std::string_view argument) const;
 
+  // Bytes of scratch memory the queue holds now (leased to running calls, or kept for the next call).
+  std::size_t scratch_bytes() const;
+  // Frees the scratch memory that no running call holds.
+  void release_scratch();
+  // The pool the library's calls lease scratch memory from (src/runtime/scratch.hpp); thread-safe.
+  detail::ScratchPool& scratch_pool() const;
+
  private:
   void fill_pattern(void* dst, const void* pattern, std::size_t pattern_bytes, std::size_t count);
+  void release() noexcept;
   Device device_;
   int cpu_threads_ = 1;
   void* stream_ = nullptr;
+  std::unique_ptr<detail::ScratchPool> scratch_;
 };
 
 }  // namespace portkern

@@ -3,6 +3,7 @@
 
 #include "ops/accuracy/backends.hpp"
 #include "ops/accuracy/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/accuracy.hpp"
@@ -21,6 +22,7 @@ void accuracy(Queue& queue, std::int64_t rows, std::int64_t classes, std::int64_
   require(top_k >= 1 && top_k <= classes, function, "top_k", top_k, "in [1, classes = " + std::to_string(classes) + "]");
   queue.check_pointer(count, function, "count");
   queue.fill(count, 0, 1);
+  checked_elements<float>({rows, classes}, function, "scores (rows * classes)");
   if (rows == 0) return;
   queue.check_pointer(scores, function, "scores");
   queue.check_pointer(labels, function, "labels");

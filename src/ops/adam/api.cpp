@@ -2,6 +2,7 @@
 
 #include "ops/adam/backends.hpp"
 #include "ops/adam/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/adam.hpp"
@@ -34,6 +35,7 @@ void adam(Queue& queue, std::int64_t count, float* p, float* m, float* v, const 
   const char* function = "portkern::ops::adam";
   require(count >= 0, function, "count", count, ">= 0");
   const adam_impl::Params c = adam_impl::make_params(options);
+  checked_elements<float>({count}, function, "count");
   if (count == 0 || options.steps == 0) return;
   queue.check_pointer(p, function, "p");
   queue.check_pointer(m, function, "m");

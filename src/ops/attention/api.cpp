@@ -2,6 +2,7 @@
 
 #include "ops/attention/backends.hpp"
 #include "ops/attention/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/attention.hpp"
@@ -20,6 +21,7 @@ std::int64_t attention_workspace_size(std::int64_t n, std::int64_t d) {
   require(n >= 0, function, "n", n, ">= 0");
   require(d >= 0, function, "d", d, ">= 0");
   if (n == 0 || d == 0) return 0;
+  checked_elements<float>({n, d}, function, "keys (n * d)");
   return attention_impl::make_plan(n, d).workspace_floats();
 }
 
@@ -28,6 +30,7 @@ void attention(Queue& queue, std::int64_t n, std::int64_t d, const float* keys, 
   const char* function = "portkern::ops::attention";
   require(n >= 1, function, "n", n, ">= 1 (the softmax over no keys is undefined)");
   require(d >= 0, function, "d", d, ">= 0");
+  checked_elements<float>({n, d}, function, "keys (n * d)");
   if (d == 0) return;
   queue.check_pointer(keys, function, "keys");
   queue.check_pointer(values, function, "values");

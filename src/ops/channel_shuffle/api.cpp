@@ -3,6 +3,7 @@
 
 #include "ops/channel_shuffle/backends.hpp"
 #include "ops/channel_shuffle/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/channel_shuffle.hpp"
@@ -25,6 +26,7 @@ void channel_shuffle_any(Queue& queue, bool nhwc, std::int64_t n, std::int64_t c
   require(hw >= 0, function, "hw", hw, ">= 0");
   require(groups >= 1, function, "groups", groups, ">= 1");
   require(c % groups == 0, function, "c", c, "a multiple of groups = " + std::to_string(groups));
+  checked_elements<float>({n, c, hw}, function, "the tensor (n * c * hw)");
   if (n == 0 || c == 0 || hw == 0) return;
   queue.check_pointer(in, function, "in");
   queue.check_pointer(out, function, "out");

@@ -2,6 +2,7 @@
 
 #include "ops/channel_sum/backends.hpp"
 #include "ops/channel_sum/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/channel_sum.hpp"
@@ -22,6 +23,7 @@ void channel_sum_any(Queue& queue, bool nhwc, std::int64_t n, std::int64_t c, st
   require(n >= 0, function, "n", n, ">= 0");
   require(c >= 0, function, "c", c, ">= 0");
   require(hw >= 0, function, "hw", hw, ">= 0");
+  checked_elements<std::int32_t>({n, c, hw}, function, "in (n * c * hw)");
   if (c == 0) return;
   if (n * hw > 0) queue.check_pointer(in, function, "in");
   queue.check_pointer(sum, function, "sum");

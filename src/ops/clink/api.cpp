@@ -2,6 +2,7 @@
 
 #include "ops/clink/backends.hpp"
 #include "ops/clink/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/clink.hpp"
@@ -28,6 +29,7 @@ void clink(Queue& queue, std::int64_t sequences, std::int64_t steps, const Clink
   const char* function = "portkern::ops::clink";
   require(sequences >= 0, function, "sequences", sequences, ">= 0");
   require(steps >= 0, function, "steps", steps, ">= 0");
+  checked_elements<float>({sequences, steps}, function, "x (sequences * steps)");
   if (sequences == 0 || steps == 0) return;
   queue.check_pointer(x, function, "x");
   queue.check_pointer(y, function, "y");

@@ -1,5 +1,6 @@
 #include "ops/concat/backends.hpp"
 #include "ops/concat/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/concat.hpp"
@@ -19,6 +20,8 @@ void concat(Queue& queue, std::int64_t outer, std::int64_t mid1, std::int64_t mi
   require(mid1 >= 0, function, "mid1", mid1, ">= 0");
   require(mid2 >= 0, function, "mid2", mid2, ">= 0");
   require(inner >= 0, function, "inner", inner, ">= 0");
+  checked_elements<float>({outer, checked_add(mid1, mid2, function, "mid1 + mid2"), inner}, function,
+                          "out (outer * (mid1 + mid2) * inner)");
   if (outer == 0 || mid1 + mid2 == 0 || inner == 0) return;
   if (mid1 > 0) queue.check_pointer(in1, function, "in1");
   if (mid2 > 0) queue.check_pointer(in2, function, "in2");

@@ -2,6 +2,7 @@
 
 #include "ops/cross_entropy/backends.hpp"
 #include "ops/cross_entropy/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/cross_entropy.hpp"
@@ -28,6 +29,7 @@ void backward_any(Queue& queue, std::int64_t batch, std::int64_t classes, std::i
   require(batch >= 0, function, "batch", batch, ">= 0");
   require(classes >= 0 && classes < (std::int64_t(1) << 31), function, "classes", classes, "in [0, 2^31)");
   require(positions >= 0, function, "positions", positions, ">= 0");
+  checked_elements<T>({batch, classes, positions}, function, "log_probs (batch * classes * positions)");
   if (batch == 0 || classes == 0 || positions == 0) return;
   queue.check_pointer(log_probs, function, "log_probs");
   queue.check_pointer(target, function, "target");

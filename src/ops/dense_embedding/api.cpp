@@ -3,6 +3,7 @@
 
 #include "ops/dense_embedding/backends.hpp"
 #include "ops/dense_embedding/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/dense_embedding.hpp"
@@ -33,6 +34,7 @@ void dense_embedding(Queue& queue, std::span<const std::int64_t> offsets, std::i
   }
   require(offsets[batches] <= total, function, "offsets[" + std::to_string(batches) + "]", offsets[batches],
           "<= total = " + std::to_string(total));
+  checked_bytes(total, sizeof(float), function, "total");
   if (offsets[batches] == offsets[0]) return;   // no rows (also B = 0)
   queue.check_pointer(device_offsets, function, "device_offsets");
   queue.check_pointer(input, function, "input");

@@ -1,5 +1,6 @@
 #include "ops/expdist/backends.hpp"
 #include "ops/expdist/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/expdist.hpp"
@@ -26,6 +27,7 @@ void expdist_any(Queue& queue, std::int64_t m, std::int64_t n, const T* a, const
   const char* function = "portkern::ops::expdist";
   require(m >= 0, function, "m", m, ">= 0");
   require(n >= 0, function, "n", n, ">= 0");
+  checked_elements<T>({2, checked_add(m, n, function, "m + n")}, function, "the points a and b (2 * (m + n))");
   queue.check_pointer(cost, function, "cost");
   if (m == 0 || n == 0) {   // the empty sum
     queue.fill(cost, T(0), 1);
@@ -47,6 +49,8 @@ void expdist_any(Queue& queue, std::int64_t m, std::int64_t n, const T* a, const
 std::int64_t expdist_workspace_size(std::int64_t m, std::int64_t n) {
   require(m >= 0, "portkern::ops::expdist_workspace_size", "m", m, ">= 0");
   require(n >= 0, "portkern::ops::expdist_workspace_size", "n", n, ">= 0");
+  checked_elements<double>({2, checked_add(m, n, "portkern::ops::expdist_workspace_size", "m + n")},
+                          "portkern::ops::expdist_workspace_size", "the points a and b (2 * (m + n))");
   const std::int64_t count = expdist_impl::blocks(m, n).count();
   return count > 0 ? count : 1;
 }

@@ -2,6 +2,7 @@
 
 #include "ops/flip/backends.hpp"
 #include "ops/flip/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/flip.hpp"
@@ -24,11 +25,10 @@ void flip_any(Queue& queue, std::span<const std::int64_t> shape, std::span<const
   const char* function = "portkern::ops::flip";
   const int rank = int(shape.size());
   require(rank >= 1 && rank <= flip_impl::Plan::max_rank, function, "shape.size()", rank, "in [1, 8]");
-  std::int64_t numel = 1;
-  for (int k = 0; k < rank; ++k) {
+  for (int k = 0; k < rank; ++k)
     require(shape[k] >= 0, function, "shape[" + std::to_string(k) + "]", shape[k], ">= 0");
-    numel *= shape[k];
-  }
+  const std::int64_t numel = checked_product(shape, function, "the elements (the product of shape)");
+  checked_bytes(numel, sizeof(T), function, "in");
   for (std::size_t i = 0; i < dims.size(); ++i) {
     require(dims[i] >= 0 && dims[i] < rank, function, "dims[" + std::to_string(i) + "]", dims[i],
             "in [0, rank = " + std::to_string(rank) + ")");

@@ -1,5 +1,6 @@
 #include "ops/gelu/backends.hpp"
 #include "ops/gelu/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/gelu.hpp"
@@ -17,6 +18,7 @@ void gelu(Queue& queue, std::int64_t batch, std::int64_t seq, std::int64_t hidde
   require(batch >= 0, function, "batch", batch, ">= 0");
   require(seq >= 0, function, "seq", seq, ">= 0");
   require(hidden >= 0 && hidden % 2 == 0, function, "hidden", hidden, "even and >= 0");
+  checked_elements<half>({batch, seq, hidden}, function, "src (batch * seq * hidden)");
   if (batch == 0 || seq == 0 || hidden == 0) return;
   queue.check_pointer(src, function, "src");
   queue.check_pointer(bias, function, "bias");

@@ -2,6 +2,7 @@
 
 #include "ops/glu/backends.hpp"
 #include "ops/glu/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/glu.hpp"
@@ -21,11 +22,10 @@ void glu(Queue& queue, std::span<const std::int64_t> shape, int axis, const floa
   require(axis >= -rank && axis < rank, function, "axis", axis, "in [-rank, rank) = [" + std::to_string(-rank) +
           ", " + std::to_string(rank) + ")");
   const int a = axis < 0 ? axis + rank : axis;
-  std::int64_t numel = 1;
-  for (int k = 0; k < rank; ++k) {
+  for (int k = 0; k < rank; ++k)
     require(shape[k] >= 0, function, "shape[" + std::to_string(k) + "]", shape[k], ">= 0");
-    numel *= shape[k];
-  }
+  const std::int64_t numel = checked_product(shape, function, "the elements (the product of shape)");
+  checked_bytes(numel, sizeof(float), function, "x");
   require(shape[a] % 2 == 0, function, "shape[" + std::to_string(a) + "]", shape[a],
           "even (the split axis is cut in two halves)");
   if (numel == 0) return;

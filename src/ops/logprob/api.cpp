@@ -4,6 +4,7 @@
 
 #include "ops/logprob/backends.hpp"
 #include "ops/logprob/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/logprob.hpp"
@@ -21,6 +22,7 @@ void logprob(Queue& queue, std::int64_t batch, std::int64_t steps, std::int64_t 
   require(steps >= 1, function, "steps", steps, ">= 1");
   require(vocab >= 1, function, "vocab", vocab, ">= 1");
   require(padded_vocab >= vocab, function, "padded_vocab", padded_vocab, ">= vocab = " + std::to_string(vocab));
+  checked_elements<float>({batch, steps, padded_vocab}, function, "the probabilities (batch * steps * padded_vocab)");
   if (batch == 0) return;
   queue.check_pointer(logits, function, "logits");
   queue.check_pointer(ids, function, "ids");

@@ -1,5 +1,6 @@
 #include "ops/mask/backends.hpp"
 #include "ops/mask/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/mask.hpp"
@@ -34,6 +35,7 @@ void mask(Queue& queue, MaskKind kind, std::int64_t batch, std::int64_t rows, st
   require(rows >= 0, function, "rows", rows, ">= 0");
   require(cols >= 0, function, "cols", cols, ">= 0");
   if (kind == MaskKind::window) require(radius >= 0, function, "radius", radius, ">= 0");
+  checked_elements<std::int32_t>({std::max<std::int64_t>(batch, 1), rows, cols}, function, "in (batch * rows * cols)");
   if (rows == 0 || cols == 0) return;
   queue.check_pointer(in, function, "in");
   queue.check_pointer(out, function, "out");

@@ -3,6 +3,7 @@
 
 #include "ops/maxpool3d/backends.hpp"
 #include "ops/maxpool3d/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/maxpool3d.hpp"
@@ -27,6 +28,7 @@ void maxpool3d(Queue& queue, std::int64_t z, std::int64_t h_in, std::int64_t w_i
   require(stride >= 1, function, "stride", stride, ">= 1");
   require(h_in >= window, function, "h_in", h_in, ">= window = " + std::to_string(window));
   require(w_in >= window, function, "w_in", w_in, ">= window = " + std::to_string(window));
+  checked_elements<float>({z, h_in, w_in}, function, "in (z * h_in * w_in)");
   if (z == 0) return;
   queue.check_pointer(in, function, "in");
   queue.check_pointer(out, function, "out");

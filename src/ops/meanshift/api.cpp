@@ -2,6 +2,7 @@
 
 #include "ops/meanshift/backends.hpp"
 #include "ops/meanshift/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/meanshift.hpp"
@@ -22,6 +23,7 @@ void meanshift(Queue& queue, std::int64_t n, const float* in, float* out, float 
   require(std::isfinite(radius2) && radius2 >= 0.f, function, "radius2", radius2, "finite and >= 0");
   require(kind == MeanShiftKernel::global || kind == MeanShiftKernel::tiled, function, "kind", int(kind),
           "0 (global) or 1 (tiled)");
+  checked_elements<float>({n, 3}, function, "the points (n * 3)");
   if (n == 0) return;
   queue.check_pointer(in, function, "in");
   queue.check_pointer(out, function, "out");

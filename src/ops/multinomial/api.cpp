@@ -3,6 +3,7 @@
 
 #include "ops/multinomial/backends.hpp"
 #include "ops/multinomial/kernel.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/kernel/cpu.hpp"
 #include "portkern/ops/multinomial.hpp"
@@ -19,6 +20,7 @@ void multinomial(Queue& queue, std::int64_t rows, std::int64_t categories, const
   require(rows >= 0, function, "rows", rows, ">= 0");
   require(categories >= 1 && categories <= INT_MAX, function, "categories", categories,
           "in [1, 2^31 - 1] (the result is an int index)");
+  checked_elements<float>({rows, categories}, function, "weights (rows * categories)");
   if (rows == 0) return;
   queue.check_pointer(weights, function, "weights");
   queue.check_pointer(uniforms, function, "uniforms");

@@ -1,0 +1,71 @@
+// A queue's scratch memory: temporary device memory that library calls need for their duration (conv2d's
+// im2col patches and Winograd tiles). The queue owns the pool and frees it when it is destroyed.
+//
+// A call takes a block with lease(); the block is the call's alone until the lease ends, so concurrent calls
+// on one queue each get their own block and never share one. An ended lease's block stays in the pool for the
+// next call (repeated calls neither allocate nor touch fresh pages). On a GPU a returned block may still be
+// in use by kernels queued on the queue's stream; the next lease of it is by a call on the same queue, whose
+// kernels run after them (the stream is in order), and a block is freed only by cudaFree, which waits.
+//
+// Bound: the pool holds at most one block per call that ran on the queue at the same time, each at most 5/4
+// of the largest request; a request that no idle block can satisfy frees the largest idle block first.
+// Queue::release_scratch() frees the idle blocks; destroying the queue frees them all.
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <string_view>
+#include <vector>
+
+#include "portkern/runtime/device.hpp"
+
+namespace portkern::detail {
+
+class ScratchPool {
+ public:
+  // A block held for one call: returned to the pool when the lease ends.
+  class Lease {
+   public:
+    Lease(ScratchPool* pool, void* data, std::size_t bytes) : pool_(pool), data_(data), bytes_(bytes) {}
+    ~Lease();
+    Lease(Lease&& other) noexcept;
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    Lease& operator=(Lease&&) = delete;
+    template <class T>
+    T* as() const { return static_cast<T*>(data_); }
+    std::size_t bytes() const { return bytes_; }
+
+   private:
+    ScratchPool* pool_;
+    void* data_;
+    std::size_t bytes_;
+  };
+
+  explicit ScratchPool(const Device& device) : device_(device) {}
+  ~ScratchPool();   // every lease must have ended
+  ScratchPool(const ScratchPool&) = delete;
+  ScratchPool& operator=(const ScratchPool&) = delete;
+
+  // At least `bytes` (> 0) of the device's memory, 64-byte aligned, for this call alone; `purpose` names it in
+  // the error when the allocation fails.
+  Lease lease(std::size_t bytes, std::string_view purpose);
+
+  std::size_t bytes_held() const;   // idle and leased
+  void release_idle();
+
+ private:
+  struct Block {
+    void* data;
+    std::size_t bytes;
+  };
+  void give_back(void* data, std::size_t bytes) noexcept;
+
+  Device device_;
+  mutable std::mutex mutex_;
+  std::vector<Block> idle_;
+  std::size_t held_ = 0;     // bytes of every block, idle and leased
+  std::size_t blocks_ = 0;   // idle and leased
+};
+
+}  // namespace portkern::detail
