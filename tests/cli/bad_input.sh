@@ -43,7 +43,7 @@ conv "l1,3,1,4294967296,9,5,9,9,7"; expect 1 "column 'in_h' (4): '4294967296' mu
 conv "l1,3,1,9,9,5,9,9,7,5";      expect 1 "conv.csv:2: the row has 10 cells, the header names 9 columns" "${bench_conv[@]}"
 conv "l1,3,1,9,9,5,9,8,7";        expect 1 "conv.csv:2: layer 'l1': portkern::conv2d: argument desc.out_w = 8 must be" "${bench_conv[@]}"
 conv "l1,4,1,1,1,5,1,1,7";        expect 1 "layer 'l1': portkern::conv2d: argument desc.window_h = 4 must be such that" "${bench_conv[@]}"
-conv "l1,1,1,2147483647,2147483647,2147483647,2147483647,2147483647,1"; expect 1 "in_h*in_w*in_c*4 bytes" "${bench_conv[@]}"
+conv "l1,1,1,2147483647,2147483647,2147483647,2147483647,2147483647,1"; expect 1 "layer 'l1': portkern::conv2d: the input's elements (batch * in_h * in_w * in_c) = " "${bench_conv[@]}"
 conv "l1,1,1,30000,30000,64,30000,30000,64"; expect 1 "need" "${bench_conv[@]}" --batch 100
 conv;                             expect 1 "conv.csv: no layers in the file (only a header)" "${bench_conv[@]}"
 printf '\n# comment\n\n' > conv.csv; expect 1 "conv.csv: no header line (the file is empty)" "${bench_conv[@]}"
@@ -64,7 +64,7 @@ gemm "1,,1,1";                    expect 1 "gemm.csv:2: column 'k' (2): empty ce
 gemm "-4,1,1,1";                  expect 1 "column 'm' (1): '-4' must be an integer >= 1" "${bench_gemm[@]}"
 gemm "1.5,1,1,1";                 expect 1 "column 'm' (1): '1.5' is not an integer" "${bench_gemm[@]}"
 gemm "18446744073709551616,1,1,1"; expect 1 "does not fit 64 bits" "${bench_gemm[@]}"
-gemm "4294967296,4294967296,1,1"; expect 1 "m*k*batch*8 bytes does not fit 64 bits" "${bench_gemm[@]}"
+gemm "4294967296,4294967296,1,1"; expect 1 "the operands are too large: m*k*batch*8 bytes = 4294967296 * 4294967296 does not fit in 64 bits" "${bench_gemm[@]}"
 gemm "200000,200000,200000,1";    expect 1 "need" "${bench_gemm[@]}"
 gemm;                             expect 1 "gemm.csv: no shapes in the file (only a header)" "${bench_gemm[@]}"
 printf 'm,k,n,batch,trans_a\n2,2,2,1,2\n' > gemm.csv; expect 1 "column 'trans_a' (5): '2' must be an integer in [0, 1]" "${bench_gemm[@]}"

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "bench/checked_size.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/dnn.hpp"
 #include "portkern/error.hpp"
 
@@ -21,17 +21,24 @@ std::int64_t size_field(FuzzedDataProvider& in) {
   }
 }
 
+// The product of `factors` when it fits 64 bits and is at most `limit`, else 0.
+std::int64_t at_most(std::initializer_list<std::int64_t> factors, std::int64_t limit) {
+  try {
+    const std::int64_t p = portkern::checked_product(factors, "fuzz", "size");
+    return p <= limit ? p : 0;
+  } catch (const portkern::Error&) {
+    return 0;
+  }
+}
+
 void run_small(const portkern::Conv2dDesc& d) {
-  using portkern::bench::checked_product;
-  const auto input = checked_product({d.batch, d.in_h, d.in_w, d.in_c});
-  const auto filter = checked_product({d.window_h, d.window_w, d.in_c, d.out_c});
-  const auto output = checked_product({d.batch, d.out_h, d.out_w, d.out_c});
-  if (!input || !filter || !output || *input > 4096 || *filter > 4096 || *output > 4096) return;
-  const auto work = checked_product({*output, d.window_h, d.window_w, d.in_c});
-  if (!work || *work > (1 << 18)) return;
+  const auto input = at_most({d.batch, d.in_h, d.in_w, d.in_c}, 4096);
+  const auto filter = at_most({d.window_h, d.window_w, d.in_c, d.out_c}, 4096);
+  const auto output = at_most({d.batch, d.out_h, d.out_w, d.out_c}, 4096);
+  if (!input || !filter || !output || !at_most({output, d.window_h, d.window_w, d.in_c}, 1 << 18)) return;
   static portkern::Queue queue(portkern::Device::cpu(), 1);
-  std::vector<float> in(static_cast<std::size_t>(*input), 1.f), f(static_cast<std::size_t>(*filter), 0.5f),
-      out(static_cast<std::size_t>(*output));
+  std::vector<float> in(static_cast<std::size_t>(input), 1.f), f(static_cast<std::size_t>(filter), 0.5f),
+      out(static_cast<std::size_t>(output));
   for (const char* algorithm : {"direct", "tiled", "im2col", "gemm_1x1", "winograd"}) {
     const portkern::Conv2dChoice choice{algorithm, ""};
     if (!portkern::conv2d_supports(queue.device(), d, choice)) continue;

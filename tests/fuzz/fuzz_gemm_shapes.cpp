@@ -4,8 +4,8 @@
 #include <sstream>
 #include <string>
 
-#include "bench/checked_size.hpp"
 #include "bench/shapes.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -13,8 +13,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     for (const auto& s : portkern::bench::read_gemm_shapes(in, "fuzz.csv")) {
       if (s.m < 1 || s.n < 1 || s.k < 1 || s.batch < 1) __builtin_trap();
-      if (!portkern::bench::checked_product({s.m, s.k, s.batch, 8}) || !portkern::bench::checked_product({s.m, s.n, s.batch, 8}))
+      try {   // the reader checked that the operands' bytes fit 64 bits
+        portkern::checked_product({s.m, s.k, s.batch, 8}, "fuzz", "A");
+        portkern::checked_product({s.k, s.n, s.batch, 8}, "fuzz", "B");
+        portkern::checked_product({s.m, s.n, s.batch, 8}, "fuzz", "C");
+      } catch (const portkern::Error&) {
         __builtin_trap();
+      }
     }
   } catch (const portkern::Error&) {
   }

@@ -4,7 +4,8 @@
 #include <limits>
 #include <random>
 
-#include "bench/checked_size.hpp"
+#include "bench/memory_check.hpp"
+#include "portkern/checked.hpp"
 
 namespace portkern::bench {
 
@@ -12,9 +13,9 @@ namespace {
 // `d`, once its tensors are known to fit 64 bits and the machine's memory (host copies and device buffers).
 const Conv2dDesc& fits(const Device& device, const Conv2dDesc& d) {
   const char* fn = "portkern bench conv2d";
-  const std::int64_t input = product_or_fail({d.batch, d.in_h, d.in_w, d.in_c, 4}, fn, "the input's bytes");
-  const std::int64_t filter = product_or_fail({d.window_h, d.window_w, d.in_c, d.out_c, 4}, fn, "the filter's bytes");
-  const std::int64_t output = product_or_fail({d.batch, d.out_h, d.out_w, d.out_c, 4}, fn, "the output's bytes");
+  const std::int64_t input = checked_product({d.batch, d.in_h, d.in_w, d.in_c, 4}, fn, "the input's bytes");
+  const std::int64_t filter = checked_product({d.window_h, d.window_w, d.in_c, d.out_c, 4}, fn, "the filter's bytes");
+  const std::int64_t output = checked_product({d.batch, d.out_h, d.out_w, d.out_c, 4}, fn, "the output's bytes");
   check_fits_memory(device, 2.0 * double(input) + 2.0 * double(filter) + 2.0 * double(output), fn,
                     "the operands of batch " + std::to_string(d.batch) + " (input, filter, output and host copies)");
   return d;

@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "bench/checked_size.hpp"
 #include "bench/csv_reader.hpp"
 #include "bench/shapes.hpp"
 #include "portkern/error.hpp"
@@ -32,11 +31,8 @@ std::vector<ConvLayer> read_conv_layers(std::istream& in, const std::string& sou
     auto size = [&](const char* column) { return csv.integer(column, 1, largest); };
     const ConvLayer layer{csv.text("layer"), size("window"), size("stride"), size("in_h"), size("in_w"),
                           size("in_c"),      size("out_h"),  size("out_w"),  size("out_k")};
-    try {
-      const Conv2dDesc d = conv2d_complete(layer_desc(layer, 1));
-      product_or_fail({d.in_h, d.in_w, d.in_c, 4}, "the input", "in_h*in_w*in_c*4 bytes");
-      product_or_fail({d.window_h, d.window_w, d.in_c, d.out_c, 4}, "the filter", "window^2*in_c*out_k*4 bytes");
-      product_or_fail({d.out_h, d.out_w, d.out_c, 4}, "the output", "out_h*out_w*out_k*4 bytes");
+    try {   // the descriptor's checks, the tensors' sizes in bytes included
+      conv2d_complete(layer_desc(layer, 1));
     } catch (const Error& e) {
       csv.fail_here(std::string("layer '") + layer.name + "': " + e.what());
     }

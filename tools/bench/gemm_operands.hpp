@@ -8,9 +8,10 @@
 #include <random>
 #include <vector>
 
-#include "bench/checked_size.hpp"
+#include "bench/memory_check.hpp"
 #include "bench/shapes.hpp"
 #include "bench/vendor_gemm.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/runtime/buffer.hpp"
 
 namespace portkern::bench {
@@ -31,9 +32,9 @@ struct Operands {
     ldc = s.m;
     const char* fn = "portkern bench gemm";
     constexpr std::int64_t bytes_per = sizeof(T);
-    size_a = product_or_fail({s.m, s.k, s.batch, bytes_per}, fn, "the bytes of A (m*k*batch*size)") / bytes_per;
-    size_b = product_or_fail({s.k, s.n, s.batch, bytes_per}, fn, "the bytes of B (k*n*batch*size)") / bytes_per;
-    size_c = product_or_fail({s.m, s.n, s.batch, bytes_per}, fn, "the bytes of C (m*n*batch*size)") / bytes_per;
+    size_a = checked_product({s.m, s.k, s.batch, bytes_per}, fn, "the bytes of A (m*k*batch*size)") / bytes_per;
+    size_b = checked_product({s.k, s.n, s.batch, bytes_per}, fn, "the bytes of B (k*n*batch*size)") / bytes_per;
+    size_c = checked_product({s.m, s.n, s.batch, bytes_per}, fn, "the bytes of C (m*n*batch*size)") / bytes_per;
     const double bytes = (double(size_a) + double(size_b) + double(size_c)) * sizeof(T);
     const double cache = q.device().is_cuda() ? 64e6 : 32e6;
     sets = int(std::clamp(std::ceil(2 * cache / bytes), 1.0, 4.0));

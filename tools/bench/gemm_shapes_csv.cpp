@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "bench/checked_size.hpp"
 #include "bench/csv_reader.hpp"
 #include "bench/shapes.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 
 namespace portkern::bench {
@@ -20,12 +20,13 @@ std::vector<GemmShape> read_gemm_shapes(std::istream& in, const std::string& sou
                 csv.integer("batch", 1, INT64_MAX), csv.integer_or("trans_a", 0, 1, 0) != 0,
                 csv.integer_or("trans_b", 0, 1, 0) != 0};
     // The largest operand in double precision: batch * max(m*k, k*n, m*n) * 8 bytes must fit 64 bits.
-    for (const auto& [a, b, what] : {std::tuple{s.m, s.k, "m*k*batch*8 bytes"}, std::tuple{s.k, s.n, "k*n*batch*8 bytes"},
-                                     std::tuple{s.m, s.n, "m*n*batch*8 bytes"}})
-      if (!checked_product({a, b, s.batch, 8}))
-        csv.fail_here(std::string("the operands are too large: ") + what + " does not fit 64 bits (m=" +
-                      std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) +
-                      " batch=" + std::to_string(s.batch) + ")");
+    try {
+      checked_product({s.m, s.k, s.batch, 8}, "the operands are too large", "m*k*batch*8 bytes");
+      checked_product({s.k, s.n, s.batch, 8}, "the operands are too large", "k*n*batch*8 bytes");
+      checked_product({s.m, s.n, s.batch, 8}, "the operands are too large", "m*n*batch*8 bytes");
+    } catch (const Error& e) {
+      csv.fail_here(e.what());
+    }
     shapes.push_back(s);
   }
   if (shapes.empty()) fail(source, "no shapes in the file (only a header)");
