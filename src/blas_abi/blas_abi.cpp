@@ -1,30 +1,26 @@
 // libportkern_blas.so: the drop-in BLAS interface. Exports the Fortran sgemm_/dgemm_ (hidden string-length
 // arguments after the others) and cblas_sgemm/cblas_dgemm, running portkern::gemm on the CPU back end, so
-// that existing programs can link or LD_PRELOAD it. Arguments are checked in the reference order; an error
-// goes to xerbla_ (Fortran: "SGEMM ", the argument's position) or cblas_xerbla (CBLAS: the reference's
-// positions, row-major ones as the reference reports them), which the calling program may define itself:
-// the defaults here are weak and the library is not linked with -Bsymbolic. Quick returns are the
-// reference's (beta == 0: C is not read). Set PORTKERN_BLAS_VERBOSE=1 to hear on stderr that it is in use.
-#include <cstdarg>
+// that existing programs can link or LD_PRELOAD it; it exports nothing else. Arguments are checked in the
+// reference order; an error goes to the process's own xerbla_ (Fortran: "SGEMM ", the argument's position)
+// or cblas_xerbla (CBLAS: the reference's positions, row-major ones as the reference reports them), found
+// when the error happens, with the library's own message on stderr only where the process has none
+// (error_reporting.hpp). The library is not linked with -Bsymbolic, so a program's definitions come first.
+// No exception leaves an entry point: a failure that is not an argument error (e.g. out of memory) is one
+// line on stderr and the call returns, C then unspecified. Quick returns are the reference's (beta == 0: C
+// is not read). Set PORTKERN_BLAS_VERBOSE=1 to hear on stderr that it is in use.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
 
+#include "blas_abi/error_reporting.hpp"
 #include "portkern/blas.hpp"
 
 #define PORTKERN_EXPORT extern "C" __attribute__((visibility("default")))
 
-PORTKERN_EXPORT __attribute__((weak)) void xerbla_(const char* name, const int* info, std::size_t length) {
-  std::fprintf(stderr, " ** On entry to %.*s parameter number %d had an illegal value\n", int(length), name, *info);
-}
-
-PORTKERN_EXPORT __attribute__((weak)) void cblas_xerbla(int info, const char* routine, const char* form, ...) {
-  std::fprintf(stderr, "Parameter %d to routine %s was incorrect\n", info, routine);
-  std::va_list args;
-  va_start(args, form);
-  std::vfprintf(stderr, form, args);
-  va_end(args);
-}
+using portkern::blas_abi::report_argument_error;
+using portkern::blas_abi::report_cblas_argument_error;
+using portkern::blas_abi::without_exceptions;
 
 namespace {
 
@@ -66,42 +62,67 @@ enum Trans { NoTrans = 111, Trans = 112, ConjTrans = 113 };
 
 char trans_char(int t) { return t == NoTrans ? 'N' : t == Trans ? 'T' : t == ConjTrans ? 'C' : '?'; }
 
+// A CBLAS argument error: the position, and a printf format for one more line with the int it prints.
+struct CblasError {
+  int info = 0;
+  const char* form = "";
+  int value = 0;
+};
+
 // CBLAS: column-major is the Fortran routine; row-major is the Fortran routine on the transposed problem
 // (A and B, m and n swapped), its errors reported at the positions the reference reports them.
 template <class T>
-void cblas_gemm(const char* routine, int layout, int transa, int transb, int m, int n, int k, T alpha, const T* a,
-                int lda, const T* b, int ldb, T beta, T* c, int ldc) {
-  if (layout != ColMajor && layout != RowMajor) return cblas_xerbla(1, routine, "Illegal layout setting, %d\n", layout);
-  if (trans_char(transa) == '?') return cblas_xerbla(2, routine, "Illegal TransA setting, %d\n", transa);
-  if (trans_char(transb) == '?') return cblas_xerbla(3, routine, "Illegal TransB setting, %d\n", transb);
-  const int info = layout == ColMajor
-                       ? checked_gemm<T>(trans_char(transa), trans_char(transb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-                       : checked_gemm<T>(trans_char(transb), trans_char(transa), n, m, k, alpha, b, ldb, a, lda, beta, c, ldc);
-  if (info) cblas_xerbla(info + 1, routine, "");
+CblasError checked_cblas_gemm(int layout, int transa, int transb, int m, int n, int k, T alpha, const T* a, int lda,
+                              const T* b, int ldb, T beta, T* c, int ldc) {
+  if (layout != ColMajor && layout != RowMajor) return {1, "Illegal layout setting, %d\n", layout};
+  if (trans_char(transa) == '?') return {2, "Illegal TransA setting, %d\n", transa};
+  if (trans_char(transb) == '?') return {3, "Illegal TransB setting, %d\n", transb};
+  const int info =
+      layout == ColMajor
+          ? checked_gemm<T>(trans_char(transa), trans_char(transb), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+          : checked_gemm<T>(trans_char(transb), trans_char(transa), n, m, k, alpha, b, ldb, a, lda, beta, c, ldc);
+  return {info ? info + 1 : 0};
 }
 
+// How a failure of a row-major call names the routine: portkern's message names the column-major problem.
+constexpr const char* row_major_sgemm = "cblas_sgemm (row-major, run as column-major with A, B and m, n exchanged)";
+constexpr const char* row_major_dgemm = "cblas_dgemm (row-major, run as column-major with A, B and m, n exchanged)";
+
 }  // namespace
+
+// Each entry point: the work without exceptions, then the handler, outside, so that an exception the
+// program's own handler throws (some C++ programs' do) reaches the program as it intends.
 
 PORTKERN_EXPORT void sgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
                             const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
                             const float* beta, float* c, const int* ldc, std::size_t, std::size_t) {
-  if (const int info = checked_gemm<float>(*transa, *transb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc))
-    xerbla_("SGEMM ", &info, 6);
+  const int info = without_exceptions("SGEMM", [&] {
+    return checked_gemm<float>(*transa, *transb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc);
+  });
+  if (info) report_argument_error("SGEMM ", info);
 }
 
 PORTKERN_EXPORT void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
                             const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
                             const double* beta, double* c, const int* ldc, std::size_t, std::size_t) {
-  if (const int info = checked_gemm<double>(*transa, *transb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc))
-    xerbla_("DGEMM ", &info, 6);
+  const int info = without_exceptions("DGEMM", [&] {
+    return checked_gemm<double>(*transa, *transb, *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc);
+  });
+  if (info) report_argument_error("DGEMM ", info);
 }
 
 PORTKERN_EXPORT void cblas_sgemm(int layout, int transa, int transb, int m, int n, int k, float alpha, const float* a,
                                  int lda, const float* b, int ldb, float beta, float* c, int ldc) {
-  cblas_gemm<float>("cblas_sgemm", layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  const CblasError error = without_exceptions(layout == RowMajor ? row_major_sgemm : "cblas_sgemm", [&] {
+    return checked_cblas_gemm<float>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  });
+  if (error.info) report_cblas_argument_error(error.info, "cblas_sgemm", error.form, error.value);
 }
 
 PORTKERN_EXPORT void cblas_dgemm(int layout, int transa, int transb, int m, int n, int k, double alpha,
                                  const double* a, int lda, const double* b, int ldb, double beta, double* c, int ldc) {
-  cblas_gemm<double>("cblas_dgemm", layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  const CblasError error = without_exceptions(layout == RowMajor ? row_major_dgemm : "cblas_dgemm", [&] {
+    return checked_cblas_gemm<double>(layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  });
+  if (error.info) report_cblas_argument_error(error.info, "cblas_dgemm", error.form, error.value);
 }
