@@ -101,7 +101,7 @@ if want sanitize; then
   # itself and the log says which suites were covered.
   step "compute-sanitizer over the GPU tests"
   tests_bin=./build/tests/portkern_gpu_tests
-  suites=$($tests_bin --gtest_list_tests --gtest_filter="${SANITIZE_FILTER:-*}" | grep -v '^ ' | tr -d '.')
+  suites=$($tests_bin --gtest_list_tests --gtest_filter="${SANITIZE_FILTER:-*}" | grep -E '^[A-Za-z0-9_/]+\.$' | tr -d '.')
   for tool in ${SANITIZE_TOOLS:-memcheck racecheck initcheck}; do
     deadline=$(( $(date +%s) + ${SANITIZE_SECONDS:-200} ))
     clean=0; dirty=0; skipped=0
