@@ -23,6 +23,7 @@
 
 #include "portkern/checked.hpp"
 #include "portkern/error.hpp"
+#include "runtime/cpu/cpu_backend.hpp"
 
 #define PK_AVX512 __attribute__((target("avx512f,avx512vl,avx512dq,avx512bw,avx2,fma")))
 #define PK_AVX2 __attribute__((target("avx2,fma")))
@@ -335,7 +336,7 @@ class Buffer {
     const std::size_t bytes = round_up(checked_bytes(count, sizeof(T), "portkern::gemm", "cpu_packed scratch") + 64, 64);
     if (bytes > cap_) {
       std::free(p_);
-      p_ = std::aligned_alloc(64, bytes);
+      p_ = detail::cpu::allocate_pages(bytes);
       cap_ = p_ ? bytes : 0;
       if (!p_)
         fail("portkern::gemm", "cannot allocate " + std::to_string(bytes) + " bytes on cpu for cpu_packed scratch");

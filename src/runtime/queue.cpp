@@ -11,6 +11,7 @@
 
 #include "portkern/error.hpp"
 #include "portkern/runtime/buffer.hpp"
+#include "runtime/cpu/cpu_backend.hpp"
 #include "runtime/cuda/cuda_backend.hpp"
 #include "runtime/scratch.hpp"
 
@@ -36,8 +37,7 @@ void* allocate(const Device& device, std::size_t bytes, std::string_view purpose
       fail("portkern::allocate", "cannot allocate " + asked + ": " + (at == std::string::npos ? cause : cause.substr(at)));
     }
   }
-  const std::size_t alignment = 64;
-  void* pointer = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
+  void* pointer = detail::cpu::allocate_pages(bytes);
   if (!pointer) fail("portkern::allocate", "cannot allocate " + asked + ": out of memory");
   return pointer;
 }
