@@ -1,7 +1,6 @@
 #include "bench/conv_layers.hpp"
 
 #include <filesystem>
-#include <fstream>
 
 #include "bench/csv_reader.hpp"
 #include "bench/shapes.hpp"
@@ -43,9 +42,7 @@ std::vector<ConvLayer> read_conv_layers(std::istream& in, const std::string& sou
 }
 
 std::vector<ConvLayer> read_conv_layers(const std::string& path) {
-  if (std::filesystem::is_directory(path)) fail(path, "a folder, not a shapes file");
-  std::ifstream in(path);
-  if (!in) fail(path, "cannot read the shapes file");
+  std::ifstream in = open_shapes_file(path);
   return read_conv_layers(in, path);
 }
 

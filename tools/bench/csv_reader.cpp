@@ -1,10 +1,18 @@
 #include "bench/csv_reader.hpp"
 
 #include <charconv>
+#include <filesystem>
 
 #include "portkern/error.hpp"
 
 namespace portkern::bench {
+
+std::ifstream open_shapes_file(const std::string& path) {
+  if (std::filesystem::is_directory(path)) fail(path, "a folder, not a shapes file");
+  std::ifstream in(path);
+  if (!in) fail(path, "cannot read the shapes file");
+  return in;
+}
 
 namespace {
 

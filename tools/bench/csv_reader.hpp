@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <fstream>
 #include <istream>
 #include <map>
 #include <string>
@@ -18,6 +19,9 @@ namespace portkern::bench {
 
 // The whole of `text` as an integer in [min, max]; else Error("<what>: '<text>' must be an integer ...").
 std::int64_t parse_integer(std::string_view text, std::string_view what, std::int64_t min, std::int64_t max);
+
+// The shapes file at `path`, open for reading; Error when it is a folder or cannot be read.
+std::ifstream open_shapes_file(const std::string& path);
 
 // Cells of one line split at commas, spaces and tabs around each cell removed.
 std::vector<std::string> split_csv_line(std::string_view line);

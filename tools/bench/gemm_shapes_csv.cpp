@@ -1,8 +1,6 @@
 // The GEMM shapes CSV: a header naming at least m,k,n,batch (optionally trans_a,trans_b; other columns are
 // ignored), one shape per row, each size >= 1, trans_a/trans_b 0 or 1, and operands whose sizes in bytes fit
 // 64 bits. Every error names the file, the line and the column (csv_reader.hpp).
-#include <filesystem>
-#include <fstream>
 
 #include "bench/csv_reader.hpp"
 #include "bench/shapes.hpp"
@@ -34,9 +32,7 @@ std::vector<GemmShape> read_gemm_shapes(std::istream& in, const std::string& sou
 }
 
 std::vector<GemmShape> read_gemm_shapes(const std::string& path) {
-  if (std::filesystem::is_directory(path)) fail(path, "a folder, not a shapes file");
-  std::ifstream in(path);
-  if (!in) fail(path, "cannot read the shapes file");
+  std::ifstream in = open_shapes_file(path);
   return read_gemm_shapes(in, path);
 }
 
