@@ -1,5 +1,10 @@
 # The CPU back end's code-generation flags. By default the host's own SIMD (-march=native); on a host with
 # AVX-512, GCC still prefers 256-bit vectors unless told otherwise, and the kernels want the full width.
+#
+# The per-ISA micro-kernel files (src/gemm/cpu_packed/microkernel_<isa>.cpp) are compiled with their own
+# target flags instead, whatever PORTKERN_CPU_ARCH is, so that every device class the build machine's compiler
+# can target is in the library and chosen at run time (portkern/runtime/device_class.hpp): with
+# PORTKERN_CPU_ARCH=x86-64 the rest of the library is baseline x86-64 and the micro-kernels give the speed.
 include(CheckCXXSourceRuns)
 set(portkern_cpu_flags "")
 if(PORTKERN_CPU_ARCH)
@@ -15,3 +20,19 @@ if(PORTKERN_CPU_ARCH)
     list(APPEND portkern_cpu_flags -mprefer-vector-width=512)
   endif()
 endif()
+
+# portkern_isa_sources(<source directory>): gives the micro-kernel files under it their ISA's flags (after the
+# target's, so their -march wins; tuned for the host when the library is).
+function(portkern_isa_sources dir)
+  if(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
+    return()   # the x86 files compile to nothing elsewhere; only the generic micro-kernels exist
+  endif()
+  set(tune "")
+  if(PORTKERN_CPU_ARCH STREQUAL "native")
+    set(tune -mtune=native)
+  endif()
+  set_source_files_properties(${dir}/src/gemm/cpu_packed/microkernel_avx512.cpp DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+    PROPERTIES COMPILE_OPTIONS "-march=x86-64-v4;-mprefer-vector-width=512;${tune}")
+  set_source_files_properties(${dir}/src/gemm/cpu_packed/microkernel_avx2.cpp DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+    PROPERTIES COMPILE_OPTIONS "-march=x86-64-v3;${tune}")
+endfunction()

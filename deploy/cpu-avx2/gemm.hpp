@@ -1,5 +1,8 @@
-// Hand-written deployment (until `portkern tune gemm --device cpu --deploy` generates it): the configurations
-// the library instantiates for CPUs with AVX2, and the rule that picks one per call.
+// Hand-written deployment (until `portkern tune gemm --device cpu --deploy` runs on an AVX2 machine, or with
+// PORTKERN_CPU_CLASS=cpu-avx2 on an AVX-512 one): the configurations the library instantiates for the device
+// class cpu-avx2 (CPUs with AVX2 and FMA), and the rule that picks one per call. On this class cpu_packed/default
+// runs the AVX2 micro-kernels (src/gemm/cpu_packed/microkernel_avx2.cpp) with their own block sizes, derived
+// rather than tuned (stated there).
 #pragma once
 
 #include <array>

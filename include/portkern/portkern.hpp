@@ -7,6 +7,7 @@
 #include "portkern/ops.hpp"
 #include "portkern/runtime/buffer.hpp"
 #include "portkern/runtime/device.hpp"
+#include "portkern/runtime/device_class.hpp"
 #include "portkern/runtime/queue.hpp"
 #include "portkern/runtime/timer.hpp"
 #include "portkern/transpose.hpp"

@@ -7,6 +7,7 @@
 #include "conv2d/rule.hpp"
 
 #include "conv2d/deployment.hpp"
+#include "portkern/runtime/device_class.hpp"
 
 namespace portkern::conv2d_impl {
 
@@ -64,7 +65,8 @@ std::string default_config(const Device& device, const std::string& algorithm) {
 Conv2dSelection select(const Device& device, const Conv2dDesc& d) {
   if (d.dilation_h != 1 || d.dilation_w != 1) return {"direct", "direct/default", "dilation > 1"};
   const deploy::ConvProblem p = problem(d);
-  Conv2dSelection pick = device.is_cpu() ? deployed_pick<CpuDeployment>(p) : deployed_pick<CudaDeployment>(p);
+  Conv2dSelection pick =
+      Conv2dDeployments::with(device_class(device).name, [&]<class D>() { return deployed_pick<D>(p); });
   std::string why;
   if (applies(pick.algorithm, d, &why)) return pick;
   const std::string im2col = default_config(device, "im2col");

@@ -10,6 +10,7 @@
 #include "portkern/blas.hpp"
 #include "portkern/checked.hpp"
 #include "portkern/error.hpp"
+#include "portkern/runtime/device_class.hpp"
 #if PORTKERN_HAVE_CUDA
 #include "gemm/cuda_gemm.hpp"
 #endif
@@ -123,9 +124,7 @@ void dispatch(Queue& queue, const GemmSelection& s, bool ta, bool tb, const gemm
 
 }  // namespace
 
-std::string gemm_device_class(const Device& device) {
-  return std::string(device.is_cpu() ? gemm_impl::CpuDeployment::device_class : gemm_impl::CudaDeployment::device_class);
-}
+std::string gemm_device_class(const Device& device) { return std::string(device_class(device).name); }
 
 namespace {
 template <class D>
@@ -140,21 +139,15 @@ GemmDeployment describe_deployment() {
 }
 }  // namespace
 
-GemmDeployment gemm_deployment(const Device& device) {
-  return device.is_cpu() ? describe_deployment<gemm_impl::CpuDeployment>()
-                         : describe_deployment<gemm_impl::CudaDeployment>();
-}
+GemmDeployment gemm_deployment(const Device& device) { return gemm_deployment_of_class(gemm_device_class(device)); }
 
 GemmDeployment gemm_deployment_of_class(const std::string& device_class) {
-  if (device_class == gemm_impl::CpuDeployment::device_class) return describe_deployment<gemm_impl::CpuDeployment>();
-  if (device_class == gemm_impl::CudaDeployment::device_class) return describe_deployment<gemm_impl::CudaDeployment>();
-  require(false, "portkern::gemm_deployment_of_class", "device_class", device_class, "one this build deploys");
-  return {};
+  return gemm_impl::GemmDeployments::with(device_class, []<class D>() { return describe_deployment<D>(); });
 }
 
 GemmSelection select_gemm(const Device& device, const deploy::Problem& problem, const std::string& family) {
-  return device.is_cpu() ? gemm_impl::select_with<gemm_impl::CpuDeployment>(problem, family)
-                         : gemm_impl::select_with<gemm_impl::CudaDeployment>(problem, family);
+  return gemm_impl::GemmDeployments::with(device_class(device).name,
+                                          [&]<class D>() { return gemm_impl::select_with<D>(problem, family); });
 }
 
 template <class T>

@@ -18,10 +18,15 @@
 //   n <= 2 NR; m == 1 or n == 1 runs as a GEMV (dot or axpy form, whichever reads memory in order).
 //   KC and MC are cut into equal blocks; with B in place, KC grows until the A panel fills the L2 budget.
 //
-// Parameters (chosen at run time: __builtin_cpu_supports("avx512f"); each kernel has its own target)
-//   AVX-512, float : MR x NR = 64 x 6 (4 zmm x 6 columns = 24 accumulators), KC 512, MC 288, NC 4092
-//   AVX-512, double: MR x NR = 32 x 6,                                         KC 256, MC 192, NC 4092
-//   AVX2+FMA       : MR x NR = 16 x 6 (float) / 8 x 6 (double), 12 ymm accumulators
+// Layout (BLIS's): this family is a portable frame (cpu_packed.cpp: blocking, packing, GEMV, threads) over
+// per-ISA micro-kernels behind one signature (portkern/kernel/cpu/microkernel.hpp), one file per ISA in
+// cpu_packed/, each compiled with its own target flags. The set used is the CPU's device class's, chosen at run
+// time (portkern/runtime/device_class.hpp: CPUID, or PORTKERN_CPU_CLASS), and its block sizes are data of
+// that set:
+//   cpu-avx512, float : MR x NR = 64 x 6 (4 zmm x 6 columns = 24 accumulators), KC 512, MC 288, NC 4092
+//   cpu-avx512, double: MR x NR = 32 x 6,                                         KC 256, MC 192, NC 4092
+//   cpu-avx2          : MR x NR = 16 x 6 (float) / 8 x 6 (double), 12 ymm accumulators, KC 384/256, MC 192/96
+//   cpu-generic       : plain C++, MR x NR = 8 x 6 (float) / 4 x 6 (double), KC 256, MC 128
 //   (On Zen 4: KC x NR of B = 12 KiB fits L1 = 32 KiB; MC x KC of A = 576 KiB is about half of L2 = 1 MiB.
 //   64 x 6 beat 32 x 12, 48 x 8, 32 x 14 and 16 x 16: fewer broadcasts per FMA.)
 //

@@ -1,28 +1,39 @@
-// Which generated (or, until tuning, hand-written) deployment each back end of this build uses, and the
-// selection through it: the family tree, then the family's own tree.
+// GEMM's deployments, one per device class (deploy/<class>/gemm.hpp, generated or, until tuning, hand-written),
+// chosen at run time by the device's class (portkern/runtime/device_class.hpp), and the selection through one:
+// the family tree, then the family's own tree. Every class of a back end is compiled in, so the `tiled`
+// configurations instantiated are the union of that back end's deployments.
 #pragma once
 
 #include <string>
 #include <string_view>
 
+#include "common/deployment_list.hpp"
+#include "deploy/cpu-avx2/gemm.hpp"
+#include "deploy/cpu-avx512/gemm.hpp"
+#include "deploy/cpu-generic/gemm.hpp"
+#include "deploy/cuda-generic/gemm.hpp"
 #include "deploy/cuda-sm90/gemm.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/error.hpp"
 
-#if defined(__AVX512F__)
-#include "deploy/cpu-avx512/gemm.hpp"
-#else
-#include "deploy/cpu-avx2/gemm.hpp"
-#endif
-
 namespace portkern::gemm_impl {
 
-#if defined(__AVX512F__)
-using CpuDeployment = deploy::cpu_avx512::gemm;
-#else
-using CpuDeployment = deploy::cpu_avx2::gemm;
-#endif
-using CudaDeployment = deploy::cuda_sm90::gemm;
+// Every device class's GEMM deployment (tests check that each class of the device-class table has one).
+using GemmDeployments = detail::DeploymentList<deploy::cpu_avx512::gemm, deploy::cpu_avx2::gemm,
+                                               deploy::cpu_generic::gemm, deploy::cuda_sm90::gemm,
+                                               deploy::cuda_generic::gemm>;
+
+// The `tiled` configurations each back end instantiates: those of all its classes' deployments.
+struct CpuTiledConfigs {
+  static constexpr std::string_view device_class = "cpu-*";
+  static constexpr auto tiled =
+      detail::union_of<deploy::cpu_avx512::gemm::tiled, deploy::cpu_avx2::gemm::tiled, deploy::cpu_generic::gemm::tiled>();
+};
+struct CudaTiledConfigs {
+  static constexpr std::string_view device_class = "cuda-*";
+  static constexpr auto tiled = detail::union_of<deploy::cuda_sm90::gemm::tiled, deploy::cuda_generic::gemm::tiled>();
+};
+using CudaDeployment = CudaTiledConfigs;   // the name tiled_cuda.cu instantiates from
 
 template <class D>
 GemmSelection select_with(const deploy::Problem& p, std::string family) {

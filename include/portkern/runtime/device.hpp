@@ -18,6 +18,8 @@ struct DeviceProperties {
   std::uint64_t local_memory_bytes = 0;  // per group: shared memory per block / the L1 data cache per core
   double clock_mhz = 0;              // 0 where unknown
   int simd_width_fp32 = 0;           // fp32 lanes of one vector instruction (CPU) or 32 (a warp)
+  std::string features;              // CPU: the ISA extensions CPUID reports that portkern's code uses,
+                                     // e.g. "sse4.2 avx avx2 fma avx512f avx512vl avx512dq avx512bw"; GPU: ""
   // Theoretical peaks where they can be known from the properties (0 where unknown); measured ceilings come
   // from measure_ceilings().
   double peak_gflops_fp32 = 0;

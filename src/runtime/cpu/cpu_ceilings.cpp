@@ -1,5 +1,6 @@
 // The CPU's ceilings, measured: an FMA loop on every core with enough independent vector chains to fill the
-// FMA pipes (built for the host's widest SIMD), and a large parallel copy (bytes read + written).
+// FMA pipes (in the widest SIMD the CPU executes, chosen at run time: AVX-512, AVX2 + FMA or SSE2), and a large
+// parallel copy (bytes read + written).
 #include <omp.h>
 
 #include <algorithm>
@@ -16,50 +17,51 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
-#if defined(__AVX512F__)
-constexpr int vector_bytes = 64;
-#elif defined(__AVX__)
-constexpr int vector_bytes = 32;
-#else
-constexpr int vector_bytes = 16;
-#endif
+// FLOP/s of `iterations` rounds of 12 independent FMA chains per thread, all threads at once, in vectors of
+// `bytes`. The chains are named variables (GCC keeps an array of vectors on the stack), each pinned to a
+// register by an empty asm so the compiler can neither fold nor spill it. Stamped out once per instruction set
+// (each function carries its target; the parallel region's body is outlined with it).
+#define PORTKERN_FMA_LOOP(function, target_isa, bytes)                                                              \
+  template <class T>                                                                                               \
+  __attribute__((target(target_isa))) double function(long iterations) {                                          \
+    using V [[gnu::vector_size(bytes)]] = T;                                                                       \
+    constexpr int chains = 12, lanes = bytes / sizeof(T);                                                          \
+    double seconds = 0;                                                                                            \
+    int threads = 1;                                                                                               \
+    T sink = 0;                                                                                                    \
+    _Pragma("omp parallel reduction(+ : sink)") {                                                                  \
+      _Pragma("omp single") threads = omp_get_num_threads();                                                       \
+      const V a = V{} + T(0.999), b = V{} + T(0.001);                                                              \
+      V x0 = V{} + T(omp_get_thread_num()), x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3, x4 = x0 + 4, x5 = x0 + 5,       \
+        x6 = x0 + 6, x7 = x0 + 7, x8 = x0 + 8, x9 = x0 + 9, x10 = x0 + 10, x11 = x0 + 11;                          \
+      _Pragma("omp barrier");                                                                                      \
+      const auto start = clock::now();                                                                             \
+      for (long i = 0; i < iterations; ++i) {                                                                      \
+        x0 = x0 * a + b, x1 = x1 * a + b, x2 = x2 * a + b, x3 = x3 * a + b, x4 = x4 * a + b, x5 = x5 * a + b;       \
+        x6 = x6 * a + b, x7 = x7 * a + b, x8 = x8 * a + b, x9 = x9 * a + b, x10 = x10 * a + b, x11 = x11 * a + b;   \
+        asm volatile("" : "+v"(x0), "+v"(x1), "+v"(x2), "+v"(x3), "+v"(x4), "+v"(x5));                             \
+        asm volatile("" : "+v"(x6), "+v"(x7), "+v"(x8), "+v"(x9), "+v"(x10), "+v"(x11));                           \
+      }                                                                                                            \
+      _Pragma("omp barrier");                                                                                      \
+      _Pragma("omp single") seconds = std::chrono::duration<double>(clock::now() - start).count();                 \
+      const V total = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9 + x10 + x11;                                 \
+      sink += total[0];                                                                                            \
+    }                                                                                                              \
+    (void)sink;                                                                                                    \
+    return 2.0 * chains * lanes * double(iterations) * threads / seconds / 1e9;                                    \
+  }
 
-template <class T>
-using native_vector [[gnu::vector_size(vector_bytes)]] = T;
+PORTKERN_FMA_LOOP(fma_gflops_avx512, "avx512f,fma", 64)
+PORTKERN_FMA_LOOP(fma_gflops_avx2, "avx2,fma", 32)
+PORTKERN_FMA_LOOP(fma_gflops_sse2, "sse2", 16)
+#undef PORTKERN_FMA_LOOP
 
-// FLOP/s of `iterations` rounds of 12 independent FMA chains per thread, all threads at once. The chains
-// are named variables (GCC keeps an array of vectors on the stack), each pinned to a register by an empty
-// asm so the compiler can neither fold nor spill it.
 template <class T>
 double fma_gflops(long iterations) {
-  using V = native_vector<T>;
-  constexpr int chains = 12, lanes = vector_bytes / sizeof(T);
-  double seconds = 0;
-  int threads = 1;
-  T sink = 0;
-#pragma omp parallel reduction(+ : sink)
-  {
-#pragma omp single
-    threads = omp_get_num_threads();
-    const V a = V{} + T(0.999), b = V{} + T(0.001);
-    V x0 = V{} + T(omp_get_thread_num()), x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3, x4 = x0 + 4, x5 = x0 + 5,
-      x6 = x0 + 6, x7 = x0 + 7, x8 = x0 + 8, x9 = x0 + 9, x10 = x0 + 10, x11 = x0 + 11;
-#pragma omp barrier
-    const auto start = clock::now();
-    for (long i = 0; i < iterations; ++i) {
-      x0 = x0 * a + b, x1 = x1 * a + b, x2 = x2 * a + b, x3 = x3 * a + b, x4 = x4 * a + b, x5 = x5 * a + b;
-      x6 = x6 * a + b, x7 = x7 * a + b, x8 = x8 * a + b, x9 = x9 * a + b, x10 = x10 * a + b, x11 = x11 * a + b;
-      asm volatile("" : "+v"(x0), "+v"(x1), "+v"(x2), "+v"(x3), "+v"(x4), "+v"(x5));
-      asm volatile("" : "+v"(x6), "+v"(x7), "+v"(x8), "+v"(x9), "+v"(x10), "+v"(x11));
-    }
-#pragma omp barrier
-#pragma omp single
-    seconds = std::chrono::duration<double>(clock::now() - start).count();
-    const V total = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9 + x10 + x11;
-    sink += total[0];
-  }
-  (void)sink;
-  return 2.0 * chains * lanes * double(iterations) * threads / seconds / 1e9;
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return fma_gflops_avx512<T>(iterations);
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return fma_gflops_avx2<T>(iterations);
+  return fma_gflops_sse2<T>(iterations);
 }
 
 double copy_gbs() {

@@ -35,6 +35,18 @@ DeviceProperties properties() {
   const std::string mhz = cpuinfo("cpu MHz");
   p.clock_mhz = mhz.empty() ? 0 : std::stod(mhz);
   __builtin_cpu_init();
+  // The extensions the device classes (runtime/device_class.hpp) and the micro-kernels ask for.
+#define PORTKERN_CPU_FEATURE(name) \
+  if (__builtin_cpu_supports(name)) p.features += std::string(p.features.empty() ? "" : " ") + name;
+  PORTKERN_CPU_FEATURE("sse4.2")
+  PORTKERN_CPU_FEATURE("avx")
+  PORTKERN_CPU_FEATURE("avx2")
+  PORTKERN_CPU_FEATURE("fma")
+  PORTKERN_CPU_FEATURE("avx512f")
+  PORTKERN_CPU_FEATURE("avx512vl")
+  PORTKERN_CPU_FEATURE("avx512dq")
+  PORTKERN_CPU_FEATURE("avx512bw")
+#undef PORTKERN_CPU_FEATURE
   if (__builtin_cpu_supports("avx512f")) {
     p.arch = "x86-64 avx512";
     p.simd_width_fp32 = 16;

@@ -1,0 +1,89 @@
+// The CPU's matrix-multiply micro-kernels: the only per-ISA code of the packed GEMM, behind one signature, as
+// in BLIS. The portable frame (src/gemm/cpu_packed.cpp: blocking loops, packing, GEMV, threads) calls them
+// for every MR x NR tile of C; the kernel model's matrix fragments lower to them on the CPU.
+//
+// One micro-kernel computes an MR x NR tile of C, or an edge of it:
+//
+//   C[0:rows, 0:cols] = alpha * sum_{p < k} A(0:rows, p) * B(p, 0:cols) + beta * C[0:rows, 0:cols]
+//
+//   k          the depth (any k >= 0; k == 0 gives beta * C)
+//   a, a_step  column p of the A micro-panel: `vectors` SIMD vectors (vectors * lanes rows) at a + p * a_step.
+//              A packed panel has a_step = vectors * lanes and zero rows below `rows`. Unpacked A (a_step =
+//              lda) only where the ISA's Blocking::reads_unpacked_a says its kernels read no row past `rows`.
+//   b, b_step  b_columns == false: B(p, j) = b[p * b_step + j]  (a packed panel, b_step = cols; or rows of B^T)
+//              b_columns == true:  B(p, j) = b[p + j * b_step]  (column-major B in place, b_step = ldb)
+//   c, ldc     column-major C; rows and cols of it are written, nothing else
+//   alpha, beta  beta == 0: C is not read (NaN in C does not propagate)
+//   last_rows  rows in the last vector, 1..lanes: rows = (vectors - 1) * lanes + last_rows
+//
+// A kernel set per ISA holds one kernel per (b_columns, vectors <= Blocking::vectors, cols <= Blocking::nr),
+// the ISA's block sizes, and optionally its own versions of the frame's packing and GEMV routines.
+// Sets: avx512 (src/gemm/cpu_packed/microkernel_avx512.cpp, compiled for x86-64-v4), avx2 (x86-64-v3), generic
+// (plain C++, the library's own flags). microkernels<T>(isa) returns the set, nullptr where this build has none.
+#pragma once
+
+#include <cstdint>
+
+#include "portkern/runtime/device_class.hpp"
+
+namespace portkern::kernel::cpu {
+
+template <class T>
+using MicroKernel = void (*)(std::int64_t k, const T* a, std::int64_t a_step, const T* b, std::int64_t b_step, T* c,
+                             std::int64_t ldc, T alpha, T beta, int last_rows);
+
+// The frame's routines an ISA may provide (nullptr: the frame's portable C++).
+//   pack_columns:    column p of src (rows contiguous, p-th at src + p*ld) into panels of mr rows; panel r
+//                    (width w = its rows rounded up to lanes, zero-padded) at dst + r*mr*kc, (i, p) at [p*w + i]
+//   pack_transposed: dst[p*wo + j] = j < wv ? src[j*ld + p] : 0 for p < kc, j < wo
+//   gemv_dot:        y[r*ys] = alpha * dot(m + r*ldm, x) + beta * y[r*ys], r < rows, dots of length k
+//   gemv_axpy:       y[0:rows] = alpha * sum_p x[p] * m[p*ldm + (0:rows)] + beta * y
+template <class T>
+using PackColumns = void (*)(const T* src, std::int64_t ld, std::int64_t rows, std::int64_t kc, std::int64_t mr, T* dst);
+template <class T>
+using PackTransposed = void (*)(const T* src, std::int64_t ld, std::int64_t wv, std::int64_t wo, std::int64_t kc, T* dst);
+template <class T>
+using GemvDot = void (*)(std::int64_t rows, std::int64_t k, const T* m, std::int64_t ldm, const T* x, T alpha, T beta,
+                         T* y, std::int64_t ys);
+template <class T>
+using GemvAxpy = void (*)(std::int64_t rows, std::int64_t k, const T* m, std::int64_t ldm, const T* x, T alpha, T beta,
+                          T* y);
+
+// Register and cache blocking of one ISA and precision.
+struct Blocking {
+  int lanes = 1;             // elements per SIMD vector
+  int vectors = 1;           // vectors per micro-tile column: MR = vectors * lanes
+  int nr = 1;                // micro-tile columns (NR)
+  std::int64_t kc = 256;     // depth of a block: KC x NR of B stays in L1
+  std::int64_t mc = 64;      // rows of a block: MC x KC of A stays in L2 (the L2 budget is mc * kc elements)
+  std::int64_t nc = 4096;    // columns of B packed at once
+  bool reads_unpacked_a = false;
+  std::int64_t mr() const { return std::int64_t(vectors) * lanes; }
+};
+
+inline constexpr int max_vectors = 4;   // table bounds
+inline constexpr int max_nr = 16;
+
+template <class T>
+struct MicroKernels {
+  CpuIsa isa = CpuIsa::generic;
+  Blocking blocking;
+  MicroKernel<T> kernels[2][max_vectors][max_nr] = {};   // [b_columns][vectors - 1][cols - 1]
+  PackColumns<T> pack_columns = nullptr;
+  PackTransposed<T> pack_transposed = nullptr;
+  GemvDot<T> gemv_dot = nullptr;
+  GemvAxpy<T> gemv_axpy = nullptr;
+
+  MicroKernel<T> kernel(bool b_columns, int vectors, int cols) const { return kernels[b_columns][vectors - 1][cols - 1]; }
+};
+
+// The set of `isa` (nullptr when this build has none: the x86 sets exist on x86-64 only). Whether the CPU can
+// execute it is the device class's question (portkern/runtime/device_class.hpp).
+template <class T>
+const MicroKernels<T>* microkernels(CpuIsa isa);
+
+// The set the CPU's class uses (active_cpu_isa()).
+template <class T>
+const MicroKernels<T>& active_microkernels();
+
+}  // namespace portkern::kernel::cpu

@@ -1,0 +1,353 @@
+// The AVX-512 micro-kernels of the packed GEMM (portkern/kernel/cpu/microkernel.hpp), with this ISA's packing
+// (16 x 16 / 8 x 8 in-register transposes, masked column copies) and GEMV routines. Compiled for x86-64-v4
+// (AVX-512 F/VL/DQ/BW; cmake/cpu_simd.cmake); run only where the device class cpu-avx512 is chosen.
+//
+// Register tile: 4 zmm x 6 columns (24 accumulators; 4 A loads + 6 broadcasts per 24 FMAs) measured best on
+// Zen 4 against 2x12, 3x8, 2x14 and 1x16. float: MR x NR = 64 x 6, KC 512, MC 288; double: 32 x 6, KC 256,
+// MC 192 (KC x NR of B = 12 KiB in L1 = 32 KiB; MC x KC of A = 576 KiB, about half of L2 = 1 MiB).
+// The last vector of A is loaded through a mask, so A can be read in place (reads_unpacked_a).
+#if defined(__x86_64__)
+#if !defined(__AVX512F__) || !defined(__AVX512VL__) || !defined(__AVX512DQ__) || !defined(__AVX512BW__)
+#error "microkernel_avx512.cpp needs its own target flags (-march=x86-64-v4, cmake/cpu_simd.cmake)"
+#endif
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "gemm/cpu_packed/kernel_set.hpp"
+
+namespace portkern::kernel::cpu {
+namespace {
+
+using i64 = std::int64_t;
+
+i64 lesser(i64 a, i64 b) { return a < b ? a : b; }
+i64 clamp(i64 x, i64 lo, i64 hi) { return x < lo ? lo : x > hi ? hi : x; }
+i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
+i64 round_up(i64 a, i64 b) { return ceil_div(a, b) * b; }
+
+// Vector wrappers: 512-bit vectors with masks.
+template <class T>
+struct Z;
+template <>
+struct Z<float> {
+  using V = __m512;
+  using M = __mmask16;
+  static constexpr int L = 16;
+  static V zero() { return _mm512_setzero_ps(); }
+  static V set1(float x) { return _mm512_set1_ps(x); }
+  static V load(const float* p) { return _mm512_loadu_ps(p); }
+  static V load(M k, const float* p) { return _mm512_maskz_loadu_ps(k, p); }
+  static void store(float* p, V v) { _mm512_storeu_ps(p, v); }
+  static void store(M k, float* p, V v) { _mm512_mask_storeu_ps(p, k, v); }
+  static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
+  static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
+  static float sum(V v) { return _mm512_reduce_add_ps(v); }
+  static M mask(int n) { return static_cast<M>((1u << n) - 1u); }  // n in 1..16
+};
+template <>
+struct Z<double> {
+  using V = __m512d;
+  using M = __mmask8;
+  static constexpr int L = 8;
+  static V zero() { return _mm512_setzero_pd(); }
+  static V set1(double x) { return _mm512_set1_pd(x); }
+  static V load(const double* p) { return _mm512_loadu_pd(p); }
+  static V load(M k, const double* p) { return _mm512_maskz_loadu_pd(k, p); }
+  static void store(double* p, V v) { _mm512_storeu_pd(p, v); }
+  static void store(M k, double* p, V v) { _mm512_mask_storeu_pd(p, k, v); }
+  static V fma(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
+  static V mul(V a, V b) { return _mm512_mul_pd(a, b); }
+  static double sum(V v) { return _mm512_reduce_add_pd(v); }
+  static M mask(int n) { return static_cast<M>((1u << n) - 1u); }  // n in 1..8
+};
+
+struct Avx512Kernel {
+template <class T, int MV, int NC, bool BCOL>
+static void run(i64 kc, const T* __restrict a, i64 as, const T* __restrict b, i64 bs, T* __restrict c, i64 ldc,
+                T alpha, T beta, int mlast) {
+  using W = Z<T>;
+  using V = typename W::V;
+  constexpr int L = W::L;
+  const auto km = W::mask(mlast);
+  V acc[MV][NC];
+#pragma GCC unroll 64
+  for (int j = 0; j < NC; ++j)
+#pragma GCC unroll 8
+    for (int v = 0; v < MV; ++v) acc[v][j] = W::zero();
+
+  // The C tile is needed only at the end: start bringing it in now.
+#pragma GCC unroll 64
+  for (int j = 0; j < NC; ++j) {
+#pragma GCC unroll 8
+    for (int v = 0; v < MV; ++v) _mm_prefetch(reinterpret_cast<const char*>(c + j * ldc + v * L), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(c + j * ldc + MV * L - 1), _MM_HINT_T0);
+  }
+
+#pragma GCC unroll 4
+  for (i64 p = 0; p < kc; ++p) {
+    V av[MV];
+#pragma GCC unroll 8
+    for (int v = 0; v < MV - 1; ++v) av[v] = W::load(a + v * L);
+    av[MV - 1] = W::load(km, a + (MV - 1) * L);
+#pragma GCC unroll 64
+    for (int j = 0; j < NC; ++j) {
+      const V bv = W::set1(BCOL ? b[j * bs] : b[j]);
+#pragma GCC unroll 8
+      for (int v = 0; v < MV; ++v) acc[v][j] = W::fma(av[v], bv, acc[v][j]);
+    }
+    a += as;
+    b += BCOL ? 1 : bs;
+  }
+
+  const V va = W::set1(alpha);
+  if (beta == T(0)) {
+#pragma GCC unroll 64
+    for (int j = 0; j < NC; ++j) {
+      T* cj = c + j * ldc;
+#pragma GCC unroll 8
+      for (int v = 0; v < MV - 1; ++v) W::store(cj + v * L, W::mul(acc[v][j], va));
+      W::store(km, cj + (MV - 1) * L, W::mul(acc[MV - 1][j], va));
+    }
+  } else {
+    const V vb = W::set1(beta);
+#pragma GCC unroll 64
+    for (int j = 0; j < NC; ++j) {
+      T* cj = c + j * ldc;
+#pragma GCC unroll 8
+      for (int v = 0; v < MV - 1; ++v)
+        W::store(cj + v * L, W::fma(vb, W::load(cj + v * L), W::mul(acc[v][j], va)));
+      T* cl = cj + (MV - 1) * L;
+      W::store(km, cl, W::fma(vb, W::load(km, cl), W::mul(acc[MV - 1][j], va)));
+    }
+  }
+}
+};
+
+// Transposing copy, the common core of packing A^T and B:
+//   dst[p*wo + j] = j < wv ? src[j*ld + p] : 0      for p < kc, j < wo (wo >= wv).
+// AVX-512: 16 x 16 (float) or 8 x 8 (double) blocks transposed in registers, masked at the edges.
+void transpose16(__m512 r[16]) {
+  __m512 t[16];
+  for (int i = 0; i < 16; i += 2) {  // t[i] lane l: (r_i, r_i+1) interleaved at columns 4l, 4l+1
+    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 16; i += 4) {  // r[4g+q] lane l: column 4l+q of rows 4g..4g+3
+    const __m512d a = _mm512_castps_pd(t[i]), b = _mm512_castps_pd(t[i + 1]);
+    const __m512d c = _mm512_castps_pd(t[i + 2]), d = _mm512_castps_pd(t[i + 3]);
+    r[i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, c));
+    r[i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, c));
+    r[i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
+    r[i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
+  }
+  for (int q = 0; q < 4; ++q) {  // gather the four 128-bit lanes of each column
+    t[q] = _mm512_shuffle_f32x4(r[q], r[4 + q], 0x88);
+    t[4 + q] = _mm512_shuffle_f32x4(r[q], r[4 + q], 0xDD);
+    t[8 + q] = _mm512_shuffle_f32x4(r[8 + q], r[12 + q], 0x88);
+    t[12 + q] = _mm512_shuffle_f32x4(r[8 + q], r[12 + q], 0xDD);
+  }
+  for (int q = 0; q < 4; ++q) {
+    r[q] = _mm512_shuffle_f32x4(t[q], t[8 + q], 0x88);
+    r[8 + q] = _mm512_shuffle_f32x4(t[q], t[8 + q], 0xDD);
+    r[4 + q] = _mm512_shuffle_f32x4(t[4 + q], t[12 + q], 0x88);
+    r[12 + q] = _mm512_shuffle_f32x4(t[4 + q], t[12 + q], 0xDD);
+  }
+}
+void transpose8(__m512d r[8]) {
+  __m512d t[8];
+  for (int i = 0; i < 8; i += 2) {  // t[2g+h] lane l: column 2l+h of rows 2g, 2g+1
+    t[i] = _mm512_unpacklo_pd(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_pd(r[i], r[i + 1]);
+  }
+  for (int h = 0; h < 2; ++h) {
+    const __m512d x0 = _mm512_shuffle_f64x2(t[h], t[2 + h], 0x88), x1 = _mm512_shuffle_f64x2(t[h], t[2 + h], 0xDD);
+    const __m512d y0 = _mm512_shuffle_f64x2(t[4 + h], t[6 + h], 0x88);
+    const __m512d y1 = _mm512_shuffle_f64x2(t[4 + h], t[6 + h], 0xDD);
+    r[h] = _mm512_shuffle_f64x2(x0, y0, 0x88);
+    r[4 + h] = _mm512_shuffle_f64x2(x0, y0, 0xDD);
+    r[2 + h] = _mm512_shuffle_f64x2(x1, y1, 0x88);
+    r[6 + h] = _mm512_shuffle_f64x2(x1, y1, 0xDD);
+  }
+}
+template <class T>
+void pack_transposed_avx512(const T* src, i64 ld, i64 wv, i64 wo, i64 kc, T* dst) {
+  using W = Z<T>;
+  using V = typename W::V;
+  constexpr int L = W::L;
+  for (i64 j0 = 0; j0 < wo; j0 += L) {
+    const int jv = static_cast<int>(clamp(wv - j0, 0, L));  // valid source rows in block
+    const auto sm = W::mask(static_cast<int>(lesser(L, wo - j0)));
+    for (i64 p0 = 0; p0 < kc; p0 += L) {
+      const int pw = static_cast<int>(lesser(L, kc - p0));
+      const auto lm = W::mask(pw);
+      V r[L];
+#pragma GCC unroll 16
+      for (int j = 0; j < L; ++j) r[j] = j < jv ? W::load(lm, src + (j0 + j) * ld + p0) : W::zero();
+      if constexpr (L == 16)
+        transpose16(r);
+      else
+        transpose8(r);
+      for (int p = 0; p < pw; ++p) W::store(sm, dst + (p0 + p) * wo + j0, r[p]);
+    }
+  }
+}
+
+// Prefetches the cache lines of [p, p + count) into L2.
+template <class T>
+void prefetch_range(const T* p, i64 count) {
+  const char* b = reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t(63));
+  const char* e = reinterpret_cast<const char*>(p + count);
+  for (; b < e; b += 64) __builtin_prefetch(b, 0, 2);  // into L2
+}
+
+// Column sweep, the core of packing A: column p of src (contiguous, `rows` elements) is scattered
+// into panels of mr rows: panel r (width w = its rows rounded up to the vector length, zero-padded)
+// starts at dst + r*mr*kc and holds (i, p) at [p*w + i]. Whole columns are read in order, which
+// keeps the reads sequential; a block larger than one panel is prefetched a few columns ahead.
+template <class T>
+void pack_columns_avx512(const T* src, i64 ld, i64 rows, i64 kc, i64 mr, T* dst) {
+  using W = Z<T>;
+  constexpr int L = W::L;
+  const i64 full = rows / mr * mr, tail = rows - full, wt = round_up(tail, L);
+  const auto tm = W::mask(static_cast<int>(tail - (wt - L)));  // valid rows of the last vector
+  const bool prefetch = rows > mr;
+  for (i64 p = 0; p < kc; ++p) {
+    const T* s = src + p * ld;
+    if (prefetch && p + 4 < kc) prefetch_range(s + 4 * ld, rows);
+    for (i64 ir = 0; ir < full; ir += mr) {
+      T* d = dst + ir * kc + p * mr;
+      for (i64 i = 0; i < mr; i += L) W::store(d + i, W::load(s + ir + i));
+    }
+    if (tail) {
+      T* d = dst + full * kc + p * wt;
+      for (i64 i = 0; i + L < wt; i += L) W::store(d + i, W::load(s + full + i));
+      W::store(d + wt - L, W::load(tm, s + full + wt - L));  // zero padding comes with the mask
+    }
+  }
+}
+
+// y[r*ys] = alpha * dot(M + r*ldm, x) + beta * y[r*ys] for r < rows; rows of M and x have length k.
+template <class T>
+void gemv_dot_avx512(i64 rows, i64 k, const T* m, i64 ldm, const T* x, T alpha, T beta, T* y,
+                               i64 ys) {
+  using W = Z<T>;
+  using V = typename W::V;
+  constexpr int L = W::L;
+  const i64 kv = k / L * L;
+  const auto km = W::mask(static_cast<int>(k - kv == 0 ? L : k - kv));
+  i64 r = 0;
+  auto finish = [&](i64 rr, T s) {
+    T* yy = y + rr * ys;
+    *yy = beta == T(0) ? alpha * s : alpha * s + beta * *yy;
+  };
+  for (; r + 4 <= rows; r += 4) {
+    const T* m0 = m + r * ldm;
+    const T* m1 = m0 + ldm;
+    const T* m2 = m1 + ldm;
+    const T* m3 = m2 + ldm;
+    V s0 = W::zero(), s1 = W::zero(), s2 = W::zero(), s3 = W::zero();
+    for (i64 p = 0; p < kv; p += L) {
+      const V xv = W::load(x + p);
+      s0 = W::fma(W::load(m0 + p), xv, s0);
+      s1 = W::fma(W::load(m1 + p), xv, s1);
+      s2 = W::fma(W::load(m2 + p), xv, s2);
+      s3 = W::fma(W::load(m3 + p), xv, s3);
+    }
+    if (kv < k) {
+      const V xv = W::load(km, x + kv);
+      s0 = W::fma(W::load(km, m0 + kv), xv, s0);
+      s1 = W::fma(W::load(km, m1 + kv), xv, s1);
+      s2 = W::fma(W::load(km, m2 + kv), xv, s2);
+      s3 = W::fma(W::load(km, m3 + kv), xv, s3);
+    }
+    finish(r, W::sum(s0));
+    finish(r + 1, W::sum(s1));
+    finish(r + 2, W::sum(s2));
+    finish(r + 3, W::sum(s3));
+  }
+  for (; r < rows; ++r) {
+    const T* m0 = m + r * ldm;
+    V s0 = W::zero(), s1 = W::zero();
+    i64 p = 0;
+    for (; p + 2 * L <= kv; p += 2 * L) {
+      s0 = W::fma(W::load(m0 + p), W::load(x + p), s0);
+      s1 = W::fma(W::load(m0 + p + L), W::load(x + p + L), s1);
+    }
+    for (; p < kv; p += L) s0 = W::fma(W::load(m0 + p), W::load(x + p), s0);
+    if (kv < k) s1 = W::fma(W::load(km, m0 + kv), W::load(km, x + kv), s1);
+    finish(r, W::sum(s0) + W::sum(s1));
+  }
+}
+
+// y[0:rows] = alpha * sum_p x[p] * M[:, p] + beta * y, column p of M at m + p*ldm (contiguous rows).
+template <class T>
+void gemv_axpy_avx512(i64 rows, i64 k, const T* m, i64 ldm, const T* x, T alpha, T beta, T* y) {
+  using W = Z<T>;
+  using V = typename W::V;
+  constexpr int L = W::L;
+  constexpr int U = 8;  // vectors of y kept in registers per pass
+  const V va = W::set1(alpha), vb = W::set1(beta);
+  for (i64 r0 = 0; r0 < rows; r0 += U * L) {
+    const i64 len = lesser(U * L, rows - r0);
+    const int nv = static_cast<int>(ceil_div(len, L));
+    const auto km = W::mask(static_cast<int>(len - (nv - 1) * L));
+    V acc[U];
+#pragma GCC unroll 8
+    for (int v = 0; v < U; ++v) acc[v] = W::zero();
+    const T* col = m + r0;
+    if (nv == U && km == W::mask(L)) {
+      for (i64 p = 0; p < k; ++p, col += ldm) {
+        const V xv = W::set1(x[p]);
+#pragma GCC unroll 8
+        for (int v = 0; v < U; ++v) acc[v] = W::fma(W::load(col + v * L), xv, acc[v]);
+      }
+    } else {
+      for (i64 p = 0; p < k; ++p, col += ldm) {
+        const V xv = W::set1(x[p]);
+        for (int v = 0; v < nv; ++v)
+          acc[v] = W::fma(v == nv - 1 ? W::load(km, col + v * L) : W::load(col + v * L), xv, acc[v]);
+      }
+    }
+    for (int v = 0; v < nv; ++v) {
+      T* yy = y + r0 + v * L;
+      const auto mk = v == nv - 1 ? km : W::mask(L);
+      V r = W::mul(acc[v], va);
+      if (beta != T(0)) r = W::fma(vb, W::load(mk, yy), r);
+      W::store(mk, yy, r);
+    }
+  }
+}
+
+
+}  // namespace
+
+template <>
+const MicroKernels<float>& avx512_microkernels<float>() {
+  static const MicroKernels<float> set = [] {
+    auto s = make_set<float, Avx512Kernel, 4, 6>(CpuIsa::avx512, 16, 512, 288, 4092, true);
+    s.pack_columns = &pack_columns_avx512<float>;
+    s.pack_transposed = &pack_transposed_avx512<float>;
+    s.gemv_dot = &gemv_dot_avx512<float>;
+    s.gemv_axpy = &gemv_axpy_avx512<float>;
+    return s;
+  }();
+  return set;
+}
+
+template <>
+const MicroKernels<double>& avx512_microkernels<double>() {
+  static const MicroKernels<double> set = [] {
+    auto s = make_set<double, Avx512Kernel, 4, 6>(CpuIsa::avx512, 8, 256, 192, 4092, true);
+    s.pack_columns = &pack_columns_avx512<double>;
+    s.pack_transposed = &pack_transposed_avx512<double>;
+    s.gemv_dot = &gemv_dot_avx512<double>;
+    s.gemv_axpy = &gemv_axpy_avx512<double>;
+    return s;
+  }();
+  return set;
+}
+
+}  // namespace portkern::kernel::cpu
+#endif  // __x86_64__

@@ -1,0 +1,146 @@
+// Device classes chosen at run time (portkern/runtime/device_class.hpp): the table covers every deployment in
+// deploy/, each class's predicate picks the right class from device properties, forcing a class works for the
+// classes the CPU can execute and is an Error naming the value otherwise, and every CPU class the machine can
+// execute runs the GEMM test bed through the public API (so an AVX-512 machine tests the AVX2 and generic
+// classes too).
+#include <filesystem>
+#include <set>
+
+#include "conv2d/deployment.hpp"
+#include "gemm_cases.hpp"
+#include "portkern/runtime/device_class.hpp"
+
+namespace portkern::testing {
+
+struct ClassChoice {
+  std::string device_class;
+  GemmChoice choice;
+};
+inline void PrintTo(const ClassChoice& c, std::ostream* os) { *os << c.device_class << " " << c.choice.config; }
+
+namespace {
+
+// The class the table's order and predicates give to `p` on `backend`.
+std::string_view class_for(const DeviceProperties& p, Backend backend) {
+  for (const DeviceClass& c : device_classes())
+    if (c.backend == backend && c.runs_on(p)) return c.name;
+  return "";
+}
+
+// Forces a CPU class for one scope and returns to the choice by properties after it.
+struct ForcedCpuClass {
+  explicit ForcedCpuClass(std::string_view name) { force_device_class(Backend::cpu, name); }
+  ~ForcedCpuClass() { force_device_class(Backend::cpu, ""); }
+};
+
+TEST(DeviceClass, TableCoversEveryDeploymentFolder) {
+  std::set<std::string> folders, classes;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(PORTKERN_SOURCE_DIR) + "/deploy"))
+    if (entry.is_directory()) folders.insert(entry.path().filename().string());
+  for (const DeviceClass& c : device_classes()) {
+    classes.insert(std::string(c.name));
+    EXPECT_EQ(gemm_deployment_of_class(std::string(c.name)).device_class, c.name);
+    EXPECT_EQ(conv2d_impl::Conv2dDeployments::with(c.name, []<class D>() { return std::string(D::device_class); }),
+              c.name);
+  }
+  EXPECT_EQ(folders, classes);
+  EXPECT_PORTKERN_ERROR(gemm_deployment_of_class("cpu-sse9"), "device class 'cpu-sse9' has no deployment");
+}
+
+TEST(DeviceClass, PredicatesChooseFromProperties) {
+  DeviceProperties p;
+  p.features = "sse4.2 avx avx2 fma avx512f avx512vl avx512dq avx512bw";
+  EXPECT_EQ(class_for(p, Backend::cpu), "cpu-avx512");
+  p.features = "sse4.2 avx avx2 fma avx512f";   // AVX-512 F alone (Knights Landing): not enough for its kernels
+  EXPECT_EQ(class_for(p, Backend::cpu), "cpu-avx2");
+  p.features = "sse4.2 avx avx2";               // AVX2 without FMA
+  EXPECT_EQ(class_for(p, Backend::cpu), "cpu-generic");
+  p.features = "";
+  EXPECT_EQ(class_for(p, Backend::cpu), "cpu-generic");
+  p.arch = "sm_90";
+  EXPECT_EQ(class_for(p, Backend::cuda), "cuda-sm90");
+  for (const char* unknown : {"sm_80", "sm_89", "sm_100", "sm_120"}) {   // never refused
+    p.arch = unknown;
+    EXPECT_EQ(class_for(p, Backend::cuda), "cuda-generic") << unknown;
+  }
+}
+
+TEST(DeviceClass, ThisCpuGetsTheFirstClassItCanExecute) {
+  if (std::getenv("PORTKERN_CPU_CLASS")) GTEST_SKIP() << "PORTKERN_CPU_CLASS forces the class";
+  const DeviceClass& chosen = device_class(Device::cpu());
+  EXPECT_EQ(chosen.name, class_for(Device::cpu().properties(), Backend::cpu));
+  EXPECT_EQ(gemm_device_class(Device::cpu()), chosen.name);
+  EXPECT_EQ(select_gemm(Device::cpu(), {64, 64, 64}).device_class, chosen.name);
+  EXPECT_EQ(active_cpu_isa(), chosen.cpu_isa);
+}
+
+TEST(DeviceClass, ForcingNamesTheBadValue) {
+  EXPECT_PORTKERN_ERROR(force_device_class(Backend::cpu, "cpu-avx9"),
+                        "argument device_class = cpu-avx9 must be a CPU device class (one of cpu-avx512, cpu-avx2, cpu-generic)");
+  EXPECT_PORTKERN_ERROR(force_device_class(Backend::cpu, "cuda-sm90"), "argument device_class = cuda-sm90");
+  EXPECT_PORTKERN_ERROR(force_device_class(Backend::cuda, "cpu-avx2"), "a CUDA device class (one of cuda-sm90, cuda-generic)");
+  EXPECT_PORTKERN_ERROR(find_device_class("nosuch"), "argument name = nosuch");
+  for (const DeviceClass& c : device_classes())
+    if (c.backend == Backend::cpu && !c.runs_on(Device::cpu().properties()))
+      EXPECT_PORTKERN_ERROR(force_device_class(Backend::cpu, c.name), "this CPU cannot execute it");
+}
+
+TEST(DeviceClass, ForcingAClassSwitchesDeploymentAndMicroKernels) {
+  for (const DeviceClass& c : device_classes()) {
+    if (c.backend != Backend::cpu || !c.runs_on(Device::cpu().properties())) continue;
+    ForcedCpuClass forced(c.name);
+    EXPECT_EQ(gemm_device_class(Device::cpu()), c.name);
+    EXPECT_EQ(select_gemm(Device::cpu(), {100, 100, 100}).device_class, c.name);
+    EXPECT_EQ(active_cpu_isa(), c.cpu_isa);
+  }
+}
+
+// ---- every CPU class this machine executes, through the public API ---------------------------------------
+
+std::vector<ClassChoice> executable_class_choices() {
+  std::vector<ClassChoice> all;
+  for (const DeviceClass& c : device_classes()) {
+    if (c.backend != Backend::cpu || !c.runs_on(Device::cpu().properties())) continue;
+    const GemmDeployment d = gemm_deployment_of_class(std::string(c.name));
+    for (std::size_t f = 0; f < d.families.size(); ++f)
+      for (const auto& config : d.configs[f]) all.push_back({std::string(c.name), {d.families[f], config}});
+  }
+  return all;
+}
+
+struct ClassChoiceName {
+  std::string operator()(const ::testing::TestParamInfo<ClassChoice>& info) const {
+    std::string name = info.param.device_class + "__" + info.param.choice.config;
+    for (char& ch : name)
+      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    return name;
+  }
+};
+
+// Beyond the shared bed: several KC and MC blocks (k past 2 KC, m past MC), the k split over threads, and
+// sizes that are no multiple of any MR, NR or KC.
+std::vector<GemmCase> blocking_cases() {
+  return {{false, false, 67, 13, 1031, 1.0, 0.0},  {true, false, 67, 13, 1031, -0.5, 1.5},
+          {false, true, 301, 29, 613, 1.0, 0.0, 2}, {true, true, 301, 29, 613, 0.7, -1.0},
+          {false, false, 8, 7, 5003, 1.0, 0.0},    {false, false, 1, 257, 1031, 1.0, 0.5},
+          {true, false, 263, 1, 1031, 2.0, 0.0}};
+}
+
+class GemmEachCpuClass : public ::testing::TestWithParam<ClassChoice> {};
+
+TEST_P(GemmEachCpuClass, FloatMatchesReference) {
+  ForcedCpuClass forced(GetParam().device_class);
+  for (const auto& c : gemm_cases()) check_gemm<float>(Device::cpu(), c, GetParam().choice);
+  for (const auto& c : blocking_cases()) check_gemm<float>(Device::cpu(), c, GetParam().choice);
+}
+TEST_P(GemmEachCpuClass, DoubleMatchesReference) {
+  ForcedCpuClass forced(GetParam().device_class);
+  for (const auto& c : gemm_cases()) check_gemm<double>(Device::cpu(), c, GetParam().choice);
+  for (const auto& c : blocking_cases()) check_gemm<double>(Device::cpu(), c, GetParam().choice);
+}
+
+INSTANTIATE_TEST_SUITE_P(Executable, GemmEachCpuClass, ::testing::ValuesIn(executable_class_choices()),
+                         ClassChoiceName());
+
+}  // namespace
+}  // namespace portkern::testing
