@@ -2,6 +2,8 @@
 
 #include <fstream>
 
+#include "portkern/runtime/device_class.hpp"
+
 namespace portkern::bench {
 
 nlohmann::json describe(const Device& device, bool measure) {
@@ -14,6 +16,8 @@ nlohmann::json describe(const Device& device, bool measure) {
                       {"local_memory_bytes", p.local_memory_bytes},
                       {"clock_mhz", p.clock_mhz},
                       {"simd_width_fp32", p.simd_width_fp32},
+                      {"features", p.features},
+                      {"device_class", std::string(device_class(device).name)},
                       {"peak_gflops_fp32", p.peak_gflops_fp32},
                       {"peak_bandwidth_gbs", p.peak_bandwidth_gbs}};
   if (measure) {
@@ -25,7 +29,8 @@ nlohmann::json describe(const Device& device, bool measure) {
 
 std::string summary(const Device& device) {
   const DeviceProperties& p = device.properties();
-  return device.name() + ": " + p.name + " (" + std::to_string(p.compute_units) + " compute units, " + p.arch + ")";
+  return device.name() + ": " + p.name + " (" + std::to_string(p.compute_units) + " compute units, " + p.arch +
+         ", class " + std::string(device_class(device).name) + ")";
 }
 
 nlohmann::json host_load() {

@@ -1,11 +1,51 @@
-// portkern info [--json] [--no-measure]: the devices present, their properties and measured ceilings.
+// portkern info [--json] [--no-measure]: the devices present, their properties and measured ceilings, and the
+// device classes compiled into this build: which of them each device can execute and which one it uses.
 #include <iostream>
 
 #include "bench/device_info.hpp"
 #include "bench/table.hpp"
 #include "cli/commands.hpp"
+#include "portkern/kernel/cpu/microkernel.hpp"
+#include "portkern/runtime/device_class.hpp"
 
 namespace portkern::cli {
+
+namespace {
+
+// Is the class's code in this build? CPU classes: their micro-kernels; CUDA classes: the CUDA back end.
+bool compiled(const DeviceClass& c) {
+#if PORTKERN_HAVE_CUDA
+  constexpr bool cuda = true;
+#else
+  constexpr bool cuda = false;
+#endif
+  return c.backend == Backend::cpu ? kernel::cpu::microkernels<float>(c.cpu_isa) != nullptr : cuda;
+}
+
+// One row per class of the table: compiled in, and for each present device of its back end whether it can
+// execute it and whether it is the one it uses.
+nlohmann::json describe_classes() {
+  nlohmann::json all = nlohmann::json::array();
+  for (const DeviceClass& c : device_classes()) {
+    nlohmann::json runs = nlohmann::json::array(), used_by = nlohmann::json::array();
+    for (const Device& d : devices()) {
+      if (d.backend() != c.backend) continue;
+      if (c.runs_on(d.properties())) runs.push_back(d.name());
+      if (device_class(d).name == c.name) used_by.push_back(d.name());
+    }
+    all.push_back({{"class", std::string(c.name)}, {"needs", std::string(c.needs)}, {"compiled", compiled(c)},
+                   {"runs_on", runs}, {"used_by", used_by}});
+  }
+  return all;
+}
+
+std::string joined(const nlohmann::json& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : " ") + n.get<std::string>();
+  return s.empty() ? "-" : s;
+}
+
+}  // namespace
 
 void add_info(CLI::App& app) {
   auto* cmd = app.add_subcommand("info", "List the devices, their properties and measured ceilings");
@@ -15,8 +55,9 @@ void add_info(CLI::App& app) {
   cmd->callback([] {
     nlohmann::json all = nlohmann::json::array();
     for (const Device& d : devices()) all.push_back(bench::describe(d, !no_measure));
+    const nlohmann::json classes = describe_classes();
     if (json) {
-      std::cout << nlohmann::json{{"devices", all}}.dump(2) << '\n';
+      std::cout << nlohmann::json{{"devices", all}, {"device_classes", classes}}.dump(2) << '\n';
       return;
     }
     bench::Table table({"device", "name", "arch", "units", "memory GiB", "clock MHz", "peak GFLOP/s",
@@ -32,6 +73,12 @@ void add_info(CLI::App& app) {
                  m ? bench::fixed(d["measured"]["copy_gbs"].get<double>(), 1) : "-"});
     }
     table.print(std::cout);
+    std::cout << "\ndevice classes (chosen at run time; PORTKERN_CPU_CLASS / PORTKERN_CUDA_CLASS force one)\n";
+    bench::Table class_table({"class", "needs", "compiled", "runs on", "used by"});
+    for (const auto& c : classes)
+      class_table.add({c["class"], c["needs"], c["compiled"].get<bool>() ? "yes" : "no", joined(c["runs_on"]),
+                       joined(c["used_by"])});
+    class_table.print(std::cout);
   });
 }
 

@@ -1,6 +1,7 @@
 // portkern select gemm --device D --shapes FILE [--family F] [--json FILE] and
 // portkern select conv2d --device D --nets N... --batches B... [--json FILE]: what the deployment picks for
 // each shape, and the path through its decision trees — without running anything.
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -11,15 +12,27 @@
 #include "cli/options.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/dnn.hpp"
+#include "portkern/runtime/device_class.hpp"
 
 namespace portkern::cli {
 
 namespace {
 
+// "device class cpu-avx512 (chosen at run time: CPUID avx2 fma ...)", or "(forced by PORTKERN_CPU_CLASS)".
+void print_device_class(const Device& d) {
+  const DeviceClass& c = device_class(d);
+  const char* variable = d.is_cpu() ? "PORTKERN_CPU_CLASS" : "PORTKERN_CUDA_CLASS";
+  const char* forced = std::getenv(variable);
+  std::cout << "device class " << c.name << " (deployment deploy/" << c.name << "/; "
+            << (forced && *forced ? "forced by " + std::string(variable)
+                                  : "chosen at run time: " + std::string(c.needs))
+            << ")\n";
+}
+
 void add_select_gemm(CLI::App& select) {
   auto* gemm = select.add_subcommand("gemm", "GEMM");
   static std::string device = "cpu", shapes = "nets-quick", family, json;
-  add_device_option(*gemm, device, "cpu or cuda:N (a device class's deployment is compiled in)");
+  add_device_option(*gemm, device, "cpu or cuda:N (its device class is chosen at run time)");
   gemm->add_option("--shapes", shapes, "A CSV naming m,k,n,batch, or a set name")->capture_default_str();
   gemm->add_option("--family", family, "The pick within this family");
   add_output_option(*gemm, "--json", json, "Also write the rows as JSON to this file");
@@ -36,7 +49,7 @@ void add_select_gemm(CLI::App& select) {
       table.add({std::to_string(s.m), std::to_string(s.n), std::to_string(s.k), std::to_string(s.batch),
                  std::string(s.trans_a ? "T" : "N") + (s.trans_b ? "T" : "N"), pick.family, pick.config, pick.path});
     }
-    std::cout << "deployment " << gemm_device_class(d) << '\n';
+    print_device_class(d);
     table.print(std::cout);
     if (!json.empty()) write_json(json, {{"device_class", gemm_device_class(d)}, {"rows", rows}});
   });
@@ -47,7 +60,7 @@ void add_select_conv2d(CLI::App& select) {
   static std::string device = "cpu", json;
   static std::vector<std::string> nets = {"resnet50", "vgg16"};
   static std::vector<std::int64_t> batches = {1};
-  add_device_option(*conv, device, "cpu or cuda:N (a device class's deployment is compiled in)");
+  add_device_option(*conv, device, "cpu or cuda:N (its device class is chosen at run time)");
   conv->add_option("--nets", nets, "vgg16, resnet50 (data/shapes/conv_<net>.csv) or shape CSVs")->capture_default_str();
   conv->add_option("--batches", batches, "Images per call")->capture_default_str()->check(positive_integer);
   add_output_option(*conv, "--json", json, "Also write the rows as JSON to this file");
@@ -65,7 +78,7 @@ void add_select_conv2d(CLI::App& select) {
                           {"path", pick.reason}});
           table.add({net, layer.name, std::to_string(batch), bench::layer_label(layer), pick.algorithm, pick.config, pick.reason});
         }
-    std::cout << "deployment " << gemm_device_class(d) << '\n';
+    print_device_class(d);
     table.print(std::cout);
     if (!json.empty()) write_json(json, {{"device_class", gemm_device_class(d)}, {"rows", rows}});
   });
