@@ -2,6 +2,7 @@
 // wrong device.
 #include <cfloat>
 #include <cmath>
+#include <cstdlib>
 
 #include "gemm_cases.hpp"
 
@@ -73,6 +74,22 @@ TEST(GemmCudaApi, DeploymentChoosesWithoutForce) {
   check_gemm<float>(Device::cuda(0), {false, false, 32, 27, 12321, 1.0, 0.0}, {});   // split-K territory
   check_gemm<float>(Device::cuda(0), {true, false, 300, 257, 129, -1.0, 0.5, 0, 3}, {});
   check_gemm<float>(Device::cuda(0), {false, false, 37, 11, 0, 1.0, 0.5, 1, 2}, {});   // k == 0
+}
+
+// The device class is chosen at run time from the GPU's compute capability (sm_90: cuda-sm90), and a GPU without
+// a class of its own gets cuda-generic, whose deployment runs the same test bed (forced here).
+TEST(GemmCudaApi, DeviceClassIsChosenAtRunTimeAndGenericServesAnyGpu) {
+  PORTKERN_REQUIRE_GPU();
+  const Device gpu = Device::cuda(0);
+  if (!std::getenv("PORTKERN_CUDA_CLASS"))
+    EXPECT_EQ(gemm_device_class(gpu), gpu.properties().arch == "sm_90" ? "cuda-sm90" : "cuda-generic");
+  force_device_class(Backend::cuda, "cuda-generic");
+  EXPECT_EQ(select_gemm(gpu, {300, 257, 129}).device_class, "cuda-generic");
+  check_gemm<float>(gpu, {false, true, 67, 45, 33, 1.0, 0.0, 2, 2}, {});
+  check_gemm<double>(gpu, {true, false, 300, 257, 129, -1.0, 0.5, 0, 3}, {});
+  for (const auto& choice : deployed_choices(gpu))
+    for (const auto& c : gemm_cases()) check_gemm<float>(gpu, c, choice);
+  force_device_class(Backend::cuda, "");
 }
 
 TEST(GemmCudaApi, WrongDeviceMemoryIsAnError) {
