@@ -169,7 +169,9 @@ void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, 
     choice.family = force.family.empty() ? force.config.substr(0, force.config.find('/')) : force.family;
     check_forced(queue.device(), choice);
   } else {
-    choice = select_gemm(queue.device(), deploy::Problem{m, n, k, batch, ta, tb}, force.family);
+    choice = gemm_impl::GemmDeployments::with(device_class(queue.device()).name, [&]<class D>() {
+      return gemm_impl::select_with<D>(deploy::Problem{m, n, k, batch, ta, tb}, force.family, false);
+    });
   }
   dispatch(queue, choice, ta, tb, p);
 }

@@ -35,10 +35,13 @@ struct CudaTiledConfigs {
 };
 using CudaDeployment = CudaTiledConfigs;   // the name tiled_cuda.cu instantiates from
 
+// The deployment D's pick; the path through its trees is recorded only `with_path` (select asks for it, a
+// gemm call does not pay for formatting it).
 template <class D>
-GemmSelection select_with(const deploy::Problem& p, std::string family) {
+GemmSelection select_with(const deploy::Problem& p, std::string family, bool with_path = true) {
   deploy::Path path;
-  if (family.empty()) family = std::string(D::families[D::select_family(p, &path)]);
+  deploy::Path* const record = with_path ? &path : nullptr;
+  if (family.empty()) family = std::string(D::families[D::select_family(p, record)]);
   const auto configs = D::configs_of(family);
   if (configs.empty()) {
     std::string deployed;
@@ -46,7 +49,7 @@ GemmSelection select_with(const deploy::Problem& p, std::string family) {
     fail("portkern::select_gemm",
          "family '" + family + "' is not deployed for " + std::string(D::device_class) + " (one of " + deployed + ")");
   }
-  const int index = D::select_in(family, p, &path);
+  const int index = D::select_in(family, p, record);
   return {std::string(D::device_class), family, std::string(configs[index]), path.str()};
 }
 
