@@ -10,12 +10,13 @@
 //         for jr in NC step NR:                  one B micro-panel (KC x NR) stays in L1
 //           for ir in MC step MR:                micro-kernel: MR x NR tile of C in registers,
 //                                                rank-1 FMA updates over KC, then C = alpha*acc + beta*C
-//   Packing handles both transposes (transposing packs use 16x16 / 8x8 in-register transposes), so
+//   Packing handles both transposes (AVX-512 packs with 16x16 / 8x8 in-register transposes), so
 //   one micro-kernel serves NN/NT/TN/TT. Edge tiles use exact micro-kernels (fewer columns, fewer
-//   vectors, a masked last vector), so m and n need not be multiples of MR and NR.
+//   vectors, a partial last vector), so m and n need not be multiples of MR and NR.
 //   Packing is skipped where it does not pay: non-transposed B is read in place (broadcasts from NR
-//   column streams) when m <= 16 MR; A is read in place when it is not transposed and m <= MR or
-//   n <= 2 NR; m == 1 or n == 1 runs as a GEMV (dot or axpy form, whichever reads memory in order).
+//   column streams) when m <= 16 MR; A is read in place, where the ISA's kernels allow it (AVX-512's
+//   masked loads), when it is not transposed and m <= MR or n <= 2 NR; m == 1 or n == 1 runs as a GEMV
+//   (dot or axpy form, whichever reads memory in order).
 //   KC and MC are cut into equal blocks; with B in place, KC grows until the A panel fills the L2 budget.
 //
 // Layout (BLIS's): this family is a portable frame (cpu_packed.cpp: blocking, packing, GEMV, threads) over
