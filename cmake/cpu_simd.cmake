@@ -21,9 +21,10 @@ if(PORTKERN_CPU_ARCH)
   endif()
 endif()
 
-# portkern_isa_sources(<source directory>): gives the micro-kernel files under it their ISA's flags (after the
+# portkern_isa_sources(<target>...): gives the micro-kernel files of those targets their ISA's flags (after the
 # target's, so their -march wins; tuned for the host when the library is).
-function(portkern_isa_sources dir)
+function(portkern_isa_sources)
+  set(dir ${PROJECT_SOURCE_DIR})
   if(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
     return()   # the x86 files compile to nothing elsewhere; only the generic micro-kernels exist
   endif()
@@ -31,8 +32,8 @@ function(portkern_isa_sources dir)
   if(PORTKERN_CPU_ARCH STREQUAL "native")
     set(tune -mtune=native)
   endif()
-  set_source_files_properties(${dir}/src/gemm/cpu_packed/microkernel_avx512.cpp DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+  set_source_files_properties(${dir}/src/gemm/cpu_packed/microkernel_avx512.cpp TARGET_DIRECTORY ${ARGN}
     PROPERTIES COMPILE_OPTIONS "-march=x86-64-v4;-mprefer-vector-width=512;${tune}")
-  set_source_files_properties(${dir}/src/gemm/cpu_packed/microkernel_avx2.cpp DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+  set_source_files_properties(${dir}/src/gemm/cpu_packed/microkernel_avx2.cpp TARGET_DIRECTORY ${ARGN}
     PROPERTIES COMPILE_OPTIONS "-march=x86-64-v3;${tune}")
 endfunction()
