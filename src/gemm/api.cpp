@@ -146,8 +146,7 @@ GemmDeployment gemm_deployment_of_class(const std::string& device_class) {
 }
 
 GemmSelection select_gemm(const Device& device, const deploy::Problem& problem, const std::string& family) {
-  return gemm_impl::GemmDeployments::with(device_class(device).name,
-                                          [&]<class D>() { return gemm_impl::select_with<D>(problem, family); });
+  return gemm_impl::select_for(device, problem, family, true);
 }
 
 template <class T>
@@ -169,9 +168,7 @@ void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, 
     choice.family = force.family.empty() ? force.config.substr(0, force.config.find('/')) : force.family;
     check_forced(queue.device(), choice);
   } else {
-    choice = gemm_impl::GemmDeployments::with(device_class(queue.device()).name, [&]<class D>() {
-      return gemm_impl::select_with<D>(deploy::Problem{m, n, k, batch, ta, tb}, force.family, false);
-    });
+    choice = gemm_impl::select_for(queue.device(), deploy::Problem{m, n, k, batch, ta, tb}, force.family, false);
   }
   dispatch(queue, choice, ta, tb, p);
 }

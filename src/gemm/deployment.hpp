@@ -15,6 +15,7 @@
 #include "deploy/cuda-sm90/gemm.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/error.hpp"
+#include "portkern/runtime/device_class.hpp"
 
 namespace portkern::gemm_impl {
 
@@ -51,6 +52,13 @@ GemmSelection select_with(const deploy::Problem& p, std::string family, bool wit
   }
   const int index = D::select_in(family, p, record);
   return {std::string(D::device_class), family, std::string(configs[index]), path.str()};
+}
+
+// The pick of the deployment of `device`'s class, chosen at run time (portkern/runtime/device_class.hpp).
+inline GemmSelection select_for(const Device& device, const deploy::Problem& p, const std::string& family,
+                                bool with_path) {
+  return GemmDeployments::with(device_class(device).name,
+                               [&]<class D>() { return select_with<D>(p, family, with_path); });
 }
 
 }  // namespace portkern::gemm_impl
