@@ -37,7 +37,8 @@ OpResult run_concat(OpContext& ctx, int nhead, std::int64_t seq_len) {
   r.bytes = 2.0 * double(n1 + n2) * sizeof(float);
   portkern::ops::concat(q, s0, s1, s2, d2, in1.data(), in2.data(), out.data());
   const auto got = out.download(q);
-  r.max_error = got == concat_impl::reference(s0, s1, s2, d2, h1, h2) ? 0.0 : 1.0;   // a copy: exact or wrong
+  const auto want = concat_impl::reference(s0, s1, s2, d2, h1, h2);
+  r.max_error = got == want ? 0.0 : 1.0;   // a copy: exact or wrong
   r.tolerance = 0;
   ctx.dump(variant, params, "in1", h1, {s0, s1, d2});
   ctx.dump(variant, params, "in2", h2, {s0, s2, d2});
@@ -45,7 +46,13 @@ OpResult run_concat(OpContext& ctx, int nhead, std::int64_t seq_len) {
   r.portable = ctx.time([&] { portkern::ops::concat(q, s0, s1, s2, d2, in1.data(), in2.data(), out.data()); });
 #if PORTKERN_HAVE_CUDA
   const concat_impl::Problem p{s0, s1 * d2, s2 * d2};
-  r.native = ctx.time_native([&] { concat_impl::native_cuda(q, p, in1.data(), in2.data(), out.data()); });
+  auto native = [&] { concat_impl::native_cuda(q, p, in1.data(), in2.data(), out.data()); };
+  if (ctx.on_gpu()) {   // the twin's output, over a poisoned buffer, checked as the portable one's
+    q.fill(out.data(), -777.f, std::size_t(n1 + n2));
+    native();
+    if (out.download(q) != want) r.max_error = 1.0;
+  }
+  r.native = ctx.time_native(native);
 #endif
   return r;
 }

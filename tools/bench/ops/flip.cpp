@@ -59,7 +59,13 @@ OpResult run_flip(OpContext& ctx, std::vector<std::int64_t> shape, std::vector<i
   r.portable = ctx.time([&] { portkern::ops::flip(q, shape, dims, in.data(), out.data()); });
 #if PORTKERN_HAVE_CUDA
   const auto plan = flip_impl::make_plan(shape, dims);
-  r.native = ctx.time_native([&] { flip_impl::native_cuda(q, plan, in.data(), out.data()); });
+  auto native = [&] { flip_impl::native_cuda(q, plan, in.data(), out.data()); };
+  if (ctx.on_gpu()) {   // the twin's output, over a poisoned buffer, checked as the portable one's
+    q.fill(out.data(), T(-777), std::size_t(numel));
+    native();
+    if (!matches(shape, dims, host, out.download(q))) r.max_error = 1.0;
+  }
+  r.native = ctx.time_native(native);
 #endif
   return r;
 }

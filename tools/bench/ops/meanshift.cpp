@@ -44,6 +44,7 @@ OpResult run_meanshift(OpContext& ctx, std::int64_t n, MeanShiftKernel kind) {
 #if PORTKERN_HAVE_CUDA
   const auto c = meanshift_impl::make_params(sigma, radius2);
   if (ctx.on_gpu()) {
+    q.fill(out.data(), -777.f, std::size_t(3 * n));   // poisoned: the twin must write its own result
     meanshift_impl::native_cuda(q, tiled, c, n, in.data(), out.data());
     r.max_error = std::max(r.max_error, max_abs_diff(out.download(q), want));   // the twin checked too
     r.native = ctx.time_native([&] { meanshift_impl::native_cuda(q, tiled, c, n, in.data(), out.data()); });
