@@ -21,5 +21,8 @@ if(PORTKERN_HAVE_CUDA)
   set(portkern_pc_cflags "-DPORTKERN_HAVE_CUDA=1 -I${CUDAToolkit_INCLUDE_DIRS}")
   set(portkern_pc_libs "-fopenmp -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
 endif()
+# The prefix relative to the .pc file's folder, so the installed tree can move (libdir may be lib/<triplet>).
+file(RELATIVE_PATH portkern_pc_to_prefix /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+string(REGEX REPLACE "/$" "" portkern_pc_to_prefix "${portkern_pc_to_prefix}")
 configure_file(cmake/portkern.pc.in ${CMAKE_BINARY_DIR}/portkern.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/portkern.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -10,7 +10,22 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
-test -f "$work/prefix/lib/cmake/portkern/portkernConfig.cmake" || { echo "FAILED: no portkernConfig.cmake installed"; exit 1; }
+config=$(find "$work/prefix" -name portkernConfig.cmake)
+pc=$(find "$work/prefix" -name portkern.pc)
+test -n "$config" || { echo "FAILED: no portkernConfig.cmake installed"; exit 1; }
+test -n "$pc" || { echo "FAILED: no portkern.pc installed"; exit 1; }
+export PKG_CONFIG_PATH=$(dirname "$pc")
+
+# Every installed public header compiles on its own (it includes what it uses, and nothing from src/).
+# kernel/cuda.cuh is the CUDA lowering, for nvcc only.
+headers=0
+while IFS= read -r header; do
+  echo "#include <$header>" | "$cxx" -std=c++20 -fsyntax-only -fopenmp -x c++ -I"$work/prefix/include" \
+    $(pkg-config --cflags portkern) - 2>"$work/header.log" ||
+    { echo "FAILED: the installed header $header does not compile alone:"; head -20 "$work/header.log"; exit 1; }
+  headers=$((headers + 1))
+done < <(cd "$work/prefix/include" && find portkern -name '*.hpp' | sort)
+test "$headers" -gt 0 || { echo "FAILED: no public headers installed"; exit 1; }
 
 cp -r "$here/consumer" "$work/src"   # outside the portkern tree
 cmake -S "$work/src" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CXX_COMPILER="$cxx" \
@@ -18,8 +33,7 @@ cmake -S "$work/src" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$work/prefix" -
 cmake --build "$work/cmake-build" >"$work/build.log" || { cat "$work/build.log"; exit 1; }
 "$work/cmake-build/consumer"
 
-export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
 flags=$(pkg-config --cflags --libs portkern)
 "$cxx" -std=c++20 -O2 "$work/src/consumer.cpp" -o "$work/consumer-pc" $flags
 "$work/consumer-pc"
-echo "OK: installed into a temporary prefix; the consumer built with find_package and with pkg-config ($flags)"
+echo "OK: installed into a temporary prefix; $headers public headers compile alone; the consumer built with find_package and with pkg-config ($flags)"

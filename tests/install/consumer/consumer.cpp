@@ -18,11 +18,13 @@ std::vector<float> random_values(std::size_t count, unsigned seed) {
   return values;
 }
 
-// Largest |got - want| / (|want| + 1) over the elements.
+// Largest |got - want| / (|want| + 1) over the elements; infinity when any is NaN (the outputs start as NaN).
 double worst_error(const std::vector<float>& got, const std::vector<double>& want) {
   double worst = 0;
-  for (std::size_t i = 0; i < want.size(); ++i)
-    worst = std::fmax(worst, std::fabs(double(got[i]) - want[i]) / (std::fabs(want[i]) + 1));
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const double e = std::fabs(double(got[i]) - want[i]) / (std::fabs(want[i]) + 1);
+    if (!(e <= worst)) worst = std::isnan(e) ? INFINITY : e;
+  }
   return worst;
 }
 
@@ -32,6 +34,7 @@ bool check_gemm(portkern::Queue& queue) {
   portkern::Buffer<float> da(queue.device(), m * k), db(queue.device(), k * n), dc(queue.device(), m * n);
   da.upload(queue, a);
   db.upload(queue, b);
+  dc.upload(queue, std::vector<float>(std::size_t(m * n), NAN));   // poisoned: beta = 0 must overwrite it
   portkern::gemm(queue, portkern::Op::none, portkern::Op::none, m, n, k, 1.0f, da.data(), m, db.data(), k, 0.0f,
                  dc.data(), m);
   std::vector<double> want(m * n, 0.0);
@@ -54,6 +57,7 @@ bool check_conv2d(portkern::Queue& queue) {
       dout(queue.device(), outputs);
   di.upload(queue, input);
   df.upload(queue, filter);
+  dout.upload(queue, std::vector<float>(std::size_t(outputs), NAN));   // poisoned: every output must be written
   portkern::conv2d(queue, desc, di.data(), df.data(), dout.data());
   std::vector<double> want(outputs, 0.0);
   for (std::int64_t y = 0; y < desc.out_h; ++y)
