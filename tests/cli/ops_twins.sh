@@ -6,7 +6,8 @@
 # left unmeasured. Without a GPU (or in a CPU-only build) it says SKIPPED.
 set -euo pipefail
 cli=$1
-if ! "$cli" info --no-measure 2>/dev/null | grep -qE '^cuda:0 '; then
+devices=$("$cli" info --no-measure 2>/dev/null || true)
+if ! grep -qE '^cuda:0 ' <<<"$devices"; then
   echo "SKIPPED: no CUDA device"
   exit 0
 fi
