@@ -12,6 +12,7 @@ packages=(
   libblas-test                                      # netlib's BLAS test programs (drop-in BLAS)
   python3 python3-venv                              # the tuning pipeline's virtual environment
   clang-14 libclang-rt-14-dev                       # the fuzz tests (libFuzzer, tests/fuzz)
+  g++-aarch64-linux-gnu qemu-user                   # the CPU tests on aarch64 (tests/cross)
 )
 
 missing=()

@@ -26,11 +26,21 @@ struct alignas(4) half2 {
 
 namespace kernel {
 
+#if !defined(__CUDACC__)
+// The host compiler's IEEE binary16 type: _Float16 (GCC 12 on x86-64), __fp16 on Arm (GCC 12 has no C++
+// _Float16 there); both convert to and from float with round-to-nearest-even.
+#if defined(__aarch64__) || defined(__arm__)
+using host_half = __fp16;
+#else
+using host_half = _Float16;
+#endif
+#endif
+
 PORTKERN_INLINE float to_float(half h) {
 #if defined(__CUDACC__)
   return __half2float(__ushort_as_half(h.bits));
 #else
-  return float(std::bit_cast<_Float16>(h.bits));
+  return float(std::bit_cast<host_half>(h.bits));
 #endif
 }
 
@@ -38,7 +48,7 @@ PORTKERN_INLINE half to_half(float f) {
 #if defined(__CUDACC__)
   return half{__half_as_ushort(__float2half_rn(f))};
 #else
-  return half{std::bit_cast<std::uint16_t>(static_cast<_Float16>(f))};
+  return half{std::bit_cast<std::uint16_t>(static_cast<host_half>(f))};
 #endif
 }
 

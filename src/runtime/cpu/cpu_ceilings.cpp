@@ -21,9 +21,16 @@ using clock = std::chrono::steady_clock;
 // `bytes`. The chains are named variables (GCC keeps an array of vectors on the stack), each pinned to a
 // register by an empty asm so the compiler can neither fold nor spill it. Stamped out once per instruction set
 // (each function carries its target; the parallel region's body is outlined with it).
+#if defined(__x86_64__) || defined(__i386__)
+#define PORTKERN_TARGET(isa) __attribute__((target(isa)))
+#define PORTKERN_VECTOR_REGISTER "+v"
+#else
+#define PORTKERN_TARGET(isa)                            // one loop, for the architecture the file is built for
+#define PORTKERN_VECTOR_REGISTER "+w"                   // aarch64: an FP/SIMD register
+#endif
 #define PORTKERN_FMA_LOOP(function, target_isa, bytes)                                                              \
   template <class T>                                                                                               \
-  __attribute__((target(target_isa))) double function(long iterations) {                                          \
+  PORTKERN_TARGET(target_isa) double function(long iterations) {                                                   \
     using V [[gnu::vector_size(bytes)]] = T;                                                                       \
     constexpr int chains = 12, lanes = bytes / sizeof(T);                                                          \
     double seconds = 0;                                                                                            \
@@ -39,8 +46,10 @@ using clock = std::chrono::steady_clock;
       for (long i = 0; i < iterations; ++i) {                                                                      \
         x0 = x0 * a + b, x1 = x1 * a + b, x2 = x2 * a + b, x3 = x3 * a + b, x4 = x4 * a + b, x5 = x5 * a + b;       \
         x6 = x6 * a + b, x7 = x7 * a + b, x8 = x8 * a + b, x9 = x9 * a + b, x10 = x10 * a + b, x11 = x11 * a + b;   \
-        asm volatile("" : "+v"(x0), "+v"(x1), "+v"(x2), "+v"(x3), "+v"(x4), "+v"(x5));                             \
-        asm volatile("" : "+v"(x6), "+v"(x7), "+v"(x8), "+v"(x9), "+v"(x10), "+v"(x11));                           \
+        asm volatile("" : PORTKERN_VECTOR_REGISTER(x0), PORTKERN_VECTOR_REGISTER(x1), PORTKERN_VECTOR_REGISTER(x2),  \
+                     PORTKERN_VECTOR_REGISTER(x3), PORTKERN_VECTOR_REGISTER(x4), PORTKERN_VECTOR_REGISTER(x5));     \
+        asm volatile("" : PORTKERN_VECTOR_REGISTER(x6), PORTKERN_VECTOR_REGISTER(x7), PORTKERN_VECTOR_REGISTER(x8),  \
+                     PORTKERN_VECTOR_REGISTER(x9), PORTKERN_VECTOR_REGISTER(x10), PORTKERN_VECTOR_REGISTER(x11));   \
       }                                                                                                            \
       _Pragma("omp barrier");                                                                                      \
       _Pragma("omp single") seconds = std::chrono::duration<double>(clock::now() - start).count();                 \
@@ -51,10 +60,10 @@ using clock = std::chrono::steady_clock;
     return 2.0 * chains * lanes * double(iterations) * threads / seconds / 1e9;                                    \
   }
 
+#if defined(__x86_64__) || defined(__i386__)
 PORTKERN_FMA_LOOP(fma_gflops_avx512, "avx512f,fma", 64)
 PORTKERN_FMA_LOOP(fma_gflops_avx2, "avx2,fma", 32)
 PORTKERN_FMA_LOOP(fma_gflops_sse2, "sse2", 16)
-#undef PORTKERN_FMA_LOOP
 
 template <class T>
 double fma_gflops(long iterations) {
@@ -63,6 +72,17 @@ double fma_gflops(long iterations) {
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return fma_gflops_avx2<T>(iterations);
   return fma_gflops_sse2<T>(iterations);
 }
+#else
+PORTKERN_FMA_LOOP(fma_gflops_simd, "", 16)   // 128-bit vectors: NEON on aarch64
+
+template <class T>
+double fma_gflops(long iterations) {
+  return fma_gflops_simd<T>(iterations);
+}
+#endif
+#undef PORTKERN_FMA_LOOP
+#undef PORTKERN_TARGET
+#undef PORTKERN_VECTOR_REGISTER
 
 double copy_gbs() {
   const std::size_t count = std::size_t(64) << 20;   // 256 MiB per array: far past the caches
