@@ -24,7 +24,7 @@ endif()
 # portkern_isa_sources(<target>...): gives the micro-kernel files of those targets their ISA's flags (after the
 # target's, so their -march wins; tuned for the host when the library is).
 function(portkern_isa_sources)
-  set(dir ${PROJECT_SOURCE_DIR})
+  set(dir ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/..)   # the portkern source tree, from any project that includes this file
   if(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64")
     return()   # the x86 files compile to nothing elsewhere; only the generic micro-kernels exist
   endif()
