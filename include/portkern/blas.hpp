@@ -24,7 +24,7 @@ enum class Layout { col_major, row_major };
 
 // A family and configuration to use instead of the deployment's pick; empty fields: the deployment decides.
 struct GemmChoice {
-  std::string family;   // "tiled", "cpu_packed", "cuda_native"
+  std::string family;   // a family of the registry: gemm_families(device) lists them
   std::string config;   // a configuration name of that family, e.g. "tiled/r4a1c4_wg16x16_local_k16_v1"
 };
 
