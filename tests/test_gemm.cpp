@@ -2,7 +2,10 @@
 // checks, quick returns, and 64-bit index arithmetic.
 #include <sys/mman.h>
 
+#include <set>
+
 #include "gemm_cases.hpp"
+#include "portkern/runtime/device_class.hpp"
 
 namespace portkern::testing {
 namespace {
@@ -57,15 +60,15 @@ TEST(GemmCpuApi, BadArgumentsAreErrors) {
   EXPECT_PORTKERN_ERROR(gemm_strided_batched<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, 4, b.data(), 2, 4, 0.f, c.data(), 2, 3, 2),
                         "argument stride_c = 3 must be >= ldc * n");
   EXPECT_PORTKERN_ERROR(gemm<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, b.data(), 2, 0.f, c.data(), 2, {"cuda_native", ""}),
-                        "cuda_native");
-  EXPECT_PORTKERN_ERROR(gemm<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, b.data(), 2, 0.f, c.data(), 2, {"", "tiled/r3a1c1_wg1x1_global"}),
+                        "family 'cuda_native' is not deployed for " + gemm_device_class(Device::cpu()));
+  EXPECT_PORTKERN_ERROR(gemm<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, b.data(), 2, 0.f, c.data(), 2, {"", "tiled/r8a8c8_wg128x1_localdb_k16_v4"}),
                         "not instantiated");
   // Empty problems return at once, whatever the pointers.
   gemm<float>(q, Op::none, Op::none, 0, 5, 5, 1.f, nullptr, 1, nullptr, 5, 0.f, nullptr, 1);
   gemm<float>(q, Op::none, Op::none, 5, 0, 5, 1.f, nullptr, 5, nullptr, 5, 0.f, nullptr, 5);
 }
 
-// A forced family or configuration that the deployment does not have is an error listing those it has.
+// A forced family or configuration outside the registry is an error listing the registry's names.
 TEST(GemmCpuApi, UnknownNamesAreErrorsListingTheKnownOnes) {
   Queue q;
   std::vector<float> a(4, 1), b(4, 1), c(4, 1);
@@ -73,12 +76,39 @@ TEST(GemmCpuApi, UnknownNamesAreErrorsListingTheKnownOnes) {
     gemm<float>(q, Op::none, Op::none, 2, 2, 2, 1.f, a.data(), 2, b.data(), 2, 0.f, c.data(), 2, force);
   };
   EXPECT_PORTKERN_ERROR(call({"", "cpu_packed/nosuch"}), "unknown configuration 'cpu_packed/nosuch' (one of cpu_packed/default)");
-  EXPECT_PORTKERN_ERROR(call({"", "nosuch/x"}), "unknown family 'nosuch' on cpu (one of cpu_packed, tiled)");
+  EXPECT_PORTKERN_ERROR(call({"", "cpu_packed/anything"}), "unknown configuration 'cpu_packed/anything'");
+  EXPECT_PORTKERN_ERROR(call({"", "tiled/r3a1c1_wg16x16_global"}),
+                        "unknown configuration 'tiled/r3a1c1_wg16x16_global' (one of tiled/r1a1c1_wg1x64_global, ");
+  EXPECT_PORTKERN_ERROR(call({"", "tiled/nosuch"}), "(3200 in all)");
+  std::string on_cpu;   // the registry's CPU families, in its order (those of other back ends may follow)
+  for (const GemmFamily& f : gemm_families(Device::cpu())) on_cpu += (on_cpu.empty() ? "" : ", ") + f.name;
+  EXPECT_PORTKERN_ERROR(call({"", "nosuch/x"}), "unknown family 'nosuch' (one of " + on_cpu);
   EXPECT_PORTKERN_ERROR(call({"tiled", "cpu_packed/default"}), "configuration 'cpu_packed/default' is not one of family 'tiled'");
   EXPECT_PORTKERN_ERROR(call({"nosuch", ""}), "family 'nosuch' is not deployed for " + gemm_device_class(Device::cpu()));
   EXPECT_PORTKERN_ERROR(call({"nosuch", ""}), "(one of cpu_packed, tiled)");
   call({"", "cpu_packed/default"});
   EXPECT_EQ(c, (std::vector<float>{2, 2, 2, 2}));
+}
+
+// The registry owns each family's space: names are unique and carry the family's prefix, and every
+// configuration that any device class's deployment ships is one of its family's space (a deployment picks).
+TEST(GemmRegistry, DeploymentsPickFromTheFamiliesSpaces) {
+  const std::vector<GemmFamily> families = gemm_families(Device::cpu());
+  ASSERT_FALSE(families.empty());
+  for (const GemmFamily& f : families) {
+    std::set<std::string> names(f.space.begin(), f.space.end());
+    EXPECT_EQ(names.size(), f.space.size()) << f.name;
+    for (const auto& n : f.space) EXPECT_TRUE(n.starts_with(f.name + "/")) << n;
+    for (const auto& n : f.tuning_seed) EXPECT_TRUE(names.contains(n)) << n;
+  }
+  for (const DeviceClass& dc : device_classes()) {
+    if (dc.backend != Backend::cpu) continue;
+    const GemmDeployment d = gemm_deployment_of_class(std::string(dc.name));
+    for (std::size_t i = 0; i < d.families.size(); ++i)
+      for (const auto& config : d.configs[i])
+        EXPECT_EQ(gemm_not_applicable(Device::cpu(), {64, 64, 64, 1, false, false}, d.families[i], config), "")
+            << dc.name << ": " << config;
+  }
 }
 
 // lda beyond 2^31: A's second column starts 2^31 + 5 elements after the first. Only the touched pages of the

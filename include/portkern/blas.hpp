@@ -24,7 +24,7 @@ enum class Layout { col_major, row_major };
 
 // A family and configuration to use instead of the deployment's pick; empty fields: the deployment decides.
 struct GemmChoice {
-  std::string family;   // "tiled", "cpu_packed", "cuda_native"
+  std::string family;   // a family of the registry: gemm_families(device) lists them
   std::string config;   // a configuration name of that family, e.g. "tiled/r4a1c4_wg16x16_local_k16_v1"
 };
 
@@ -60,6 +60,19 @@ struct GemmDeployment {
 };
 GemmDeployment gemm_deployment(const Device& device);
 GemmDeployment gemm_deployment_of_class(const std::string& device_class);   // "cpu-avx512", "cuda-sm90", ...
+
+// A family of the GEMM registry (src/gemm/registry.hpp): its name and its whole configuration space (what
+// can be forced or tuned; a deployment ships a subset of it).
+struct GemmFamily {
+  std::string name;
+  std::vector<std::string> space;
+  std::vector<std::string> tuning_seed;   // the part `portkern tune` measures unless asked for more
+};
+// The registry's families that run on `device`, in the registry's order.
+std::vector<GemmFamily> gemm_families(const Device& device);
+// Why `config` of `family` cannot run `problem` on `device`; empty when it can.
+std::string gemm_not_applicable(const Device& device, const deploy::Problem& problem, const std::string& family,
+                                const std::string& config);
 
 // The device class whose deployment a device uses: "cpu-avx512", "cpu-avx2", "cuda-sm90".
 std::string gemm_device_class(const Device& device);

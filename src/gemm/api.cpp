@@ -3,17 +3,13 @@
 #include <algorithm>
 #include <string>
 
-#include "gemm/cpu_packed.hpp"
 #include "gemm/deployment.hpp"
+#include "gemm/registry.hpp"
 #include "gemm/scale.hpp"
-#include "gemm/tiled_runner.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/runtime/device_class.hpp"
-#if PORTKERN_HAVE_CUDA
-#include "gemm/cuda_gemm.hpp"
-#endif
 
 namespace portkern {
 
@@ -63,63 +59,18 @@ void scale(Queue& queue, const gemm_impl::GemmArgs<T>& p) {
 #endif
 }
 
-[[noreturn]] void family_unavailable(const std::string& family, const Device& device) {
-  fail(fn, "family '" + family + "' does not run on " + device.name());
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string all;
-  for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
-  return all;
-}
-
-// A caller's choice names a family of the device's deployment, a configuration of that family, and for
-// cpu_packed one it has (the tiled and cuda_native back ends check their names when they look them up).
-void check_forced(const Device& device, const GemmSelection& s) {
-  const GemmDeployment d = gemm_deployment(device);
-  const auto family = std::find(d.families.begin(), d.families.end(), s.family);
-  if (family == d.families.end())
-    fail(fn, "unknown family '" + s.family + "' on " + device.name() + " (one of " + joined(d.families) + ")");
-  if (!s.config.starts_with(s.family + "/"))
-    fail(fn, "configuration '" + s.config + "' is not one of family '" + s.family + "' (its names start with '" +
-                 s.family + "/')");
-  const auto& configs = d.configs[std::size_t(family - d.families.begin())];
-  if (s.family == "cpu_packed" && std::find(configs.begin(), configs.end(), s.config) == configs.end())
-    fail(fn, "unknown configuration '" + s.config + "' (one of " + joined(configs) + ")");
+// A caller's choice must be a configuration of a registry family that applies here (registry.hpp says why not).
+void check_forced(const Device& device, const deploy::Problem& problem, const GemmSelection& s) {
+  const std::string why_not = gemm_impl::gemm_not_applicable(device, problem, s.family, s.config);
+  if (!why_not.empty()) fail(fn, why_not);
 }
 
 template <class T>
 void dispatch(Queue& queue, const GemmSelection& s, bool ta, bool tb, const gemm_impl::GemmArgs<T>& p) {
-  const Device& device = queue.device();
-  if (s.family == "tiled") {
-    if (device.is_cpu()) return gemm_impl::run_tiled_cpu(queue, s.config, ta, tb, p);
-#if PORTKERN_HAVE_CUDA
-    return gemm_impl::run_tiled_cuda(queue, s.config, ta, tb, p);
-#endif
-  }
-  if (s.family == "cpu_packed") {
-    if (!device.is_cpu()) family_unavailable(s.family, device);
-    return gemm_impl::cpu_packed::run(ta, tb, p.m, p.n, p.k, p.alpha, p.a, p.lda, p.stride_a, p.b, p.ldb, p.stride_b,
-                                 p.beta, p.c, p.ldc, p.stride_c, p.batch, queue.cpu_threads());
-  }
-#if PORTKERN_HAVE_CUDA
-  if (s.family == "cuda_native") {
-    if (!device.is_cuda()) family_unavailable(s.family, device);
-    using gemm_impl::cuda_native::Family;
-    const std::string kernel = s.config.substr(s.config.find('/') + 1);
-    const Family native = kernel == "auto"     ? gemm_impl::cuda_native::choose(p.m, p.n, p.k, p.batch)
-                          : kernel == "simt"   ? Family::simt
-                          : kernel == "splitk" ? Family::splitk
-                          : kernel == "tf32x3" ? Family::tf32x3
-                          : kernel == "smallk" ? Family::smallk
-                                               : (fail(fn, "unknown configuration '" + s.config +
-                                                        "' (one of cuda_native/auto, simt, splitk, tf32x3, smallk)"),
-                                                   Family::simt);
-    return gemm_impl::cuda_native::run(native, queue.native_stream(), ta, tb, p.m, p.n, p.k, p.alpha, p.a, p.lda,
-                                       p.stride_a, p.b, p.ldb, p.stride_b, p.beta, p.c, p.ldc, p.stride_c, p.batch);
-  }
-#endif
-  fail(fn, "unknown family '" + s.family + "' on " + device.name());
+  const gemm_impl::FamilyEntry* entry = gemm_impl::find_gemm_family(s.family);
+  if (!entry || !entry->runs_on(queue.device()))   // a deployment names only registry families of its back end
+    fail(fn, "family '" + s.family + "' does not run on " + queue.device().name());
+  entry->run<T>()(queue, s.config, ta, tb, p);
 }
 
 }  // namespace
@@ -145,6 +96,18 @@ GemmDeployment gemm_deployment_of_class(const std::string& device_class) {
   return gemm_impl::GemmDeployments::with(device_class, []<class D>() { return describe_deployment<D>(); });
 }
 
+std::vector<GemmFamily> gemm_families(const Device& device) {
+  std::vector<GemmFamily> families;
+  for (const gemm_impl::FamilyEntry* entry : gemm_impl::gemm_family_entries())
+    if (entry->runs_on(device)) families.push_back({std::string(entry->name), entry->space(), entry->tuning_seed()});
+  return families;
+}
+
+std::string gemm_not_applicable(const Device& device, const deploy::Problem& problem, const std::string& family,
+                                const std::string& config) {
+  return gemm_impl::gemm_not_applicable(device, problem, family, config);
+}
+
 GemmSelection select_gemm(const Device& device, const deploy::Problem& problem, const std::string& family) {
   return gemm_impl::select_for(device, problem, family, true);
 }
@@ -162,13 +125,14 @@ void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, 
     if (beta != T(1)) scale(queue, p);
     return;
   }
+  const deploy::Problem problem{m, n, k, batch, ta, tb};
   GemmSelection choice;
   if (!force.config.empty()) {   // a configuration names its family: "tiled/r4a1c4_wg16x16_global"
     choice.config = force.config;
     choice.family = force.family.empty() ? force.config.substr(0, force.config.find('/')) : force.family;
-    check_forced(queue.device(), choice);
+    check_forced(queue.device(), problem, choice);
   } else {
-    choice = gemm_impl::select_for(queue.device(), deploy::Problem{m, n, k, batch, ta, tb}, force.family, false);
+    choice = gemm_impl::select_for(queue.device(), problem, force.family, false);
   }
   dispatch(queue, choice, ta, tb, p);
 }

@@ -1,7 +1,6 @@
 // Native CUDA GEMM front end: argument checks, the per-shape choice of instantiation within each family, and
 // the hand-written family rule (a small cost model). Families: cuda_simt.cuh, cuda_splitk.cuh, cuda_tf32x3.cuh.
 #include "cuda_gemm.hpp"
-#include "cuda_gemm_variants.cuh"
 #include "cuda_gemv.cuh"
 #include "cuda_smallk.cuh"
 #include "cuda_splitk.cuh"
@@ -212,32 +211,6 @@ bool prepare(cudaStream_t s, bool ta, bool tb, std::int64_t m, std::int64_t n, s
 }
 
 }  // namespace
-
-int variant_count(bool is_double) { return is_double ? (int)D_COUNT : (int)F_COUNT; }
-const char* variant_name(bool is_double, int i) { return is_double ? kDouble[i].name : kFloat[i].name; }
-
-int chosen_variant(int family, bool is_double, std::int64_t m, std::int64_t n, std::int64_t k,
-                   std::int64_t batch, int* splits) {
-  return pick(static_cast<Family>(family), is_double, m, n, k, batch, splits);
-}
-
-template <class T>
-void run_variant(int i, int splits, void* stream, bool ta, bool tb, std::int64_t m, std::int64_t n, std::int64_t k,
-                 T alpha, const T* a, std::int64_t lda, std::int64_t sa, const T* b, std::int64_t ldb,
-                 std::int64_t sb, T beta, T* c, std::int64_t ldc, std::int64_t sc, std::int64_t batch) {
-  const cudaStream_t s = static_cast<cudaStream_t>(stream);
-  GemmArgs<T> args;
-  if (!prepare<T>(s, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch, args)) return;
-  if (i < 0 || i >= variant_count(sizeof(T) == 8)) fail("portkern::gemm (cuda_native)", "run_variant: bad variant index");
-  dispatch<T>(i, splits, s, ta, tb, args);
-}
-
-template void run_variant<float>(int, int, void*, bool, bool, std::int64_t, std::int64_t, std::int64_t, float,
-                                 const float*, std::int64_t, std::int64_t, const float*, std::int64_t,
-                                 std::int64_t, float, float*, std::int64_t, std::int64_t, std::int64_t);
-template void run_variant<double>(int, int, void*, bool, bool, std::int64_t, std::int64_t, std::int64_t, double,
-                                  const double*, std::int64_t, std::int64_t, const double*, std::int64_t,
-                                  std::int64_t, double, double*, std::int64_t, std::int64_t, std::int64_t);
 
 }  // namespace detail
 

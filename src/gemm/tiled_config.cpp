@@ -20,12 +20,4 @@ std::vector<TiledConfig> tiled_space(bool seed_only) {
   return {tiled_space_table.begin(), tiled_space_table.begin() + count};
 }
 
-bool is_valid(const TiledConfig& p) {
-  auto in = [](int v, auto list) { return std::find(list.begin(), list.end(), v) != list.end(); };
-  const bool wg = std::find(tiled_work_groups.begin(), tiled_work_groups.end(), std::array<int, 2>{p.wg_m, p.wg_n}) !=
-                  tiled_work_groups.end();
-  return wg && in(p.r, tiled_tile_sizes) && in(p.a, tiled_tile_sizes) && in(p.c, tiled_tile_sizes) &&
-         (!p.uses_local() || (p.k_tile == 16 && (p.vec == 1 || p.vec == 4)));
-}
-
 }  // namespace portkern::gemm_impl

@@ -95,7 +95,4 @@ inline constexpr auto tiled_space_table = make_tiled_space();
 // The table as a list; `seed_only` lists just the first 640.
 std::vector<TiledConfig> tiled_space(bool seed_only = false);
 
-// Whether a configuration is one of the space's (valid parameter values).
-bool is_valid(const TiledConfig& config);
-
 }  // namespace portkern::gemm_impl

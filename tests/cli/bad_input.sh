@@ -79,8 +79,8 @@ expect 1 "--shapes 'nosuch' is neither a set" "$portkern" tune gemm --family cpu
 gemm "12x,1,1,1";                 expect 1 "gemm.csv:2:" "$portkern" tune gemm --family cpu_packed --shapes "$dir/gemm.csv" --out "$dir/t.csv"
 
 # ---- names
-expect 2 "--family: 'nosuch' is not a GEMM family on cpu (one of cpu_packed, tiled)" "$portkern" bench gemm --family nosuch
-expect 2 "--family: 'nosuch' is not a GEMM family on cpu (one of cpu_packed, tiled, all)" "$portkern" tune gemm --family nosuch
+expect 2 "--family: 'nosuch' is not a GEMM family on cpu (one of tiled, cpu_packed)" "$portkern" bench gemm --family nosuch
+expect 2 "--family: 'nosuch' is not a GEMM family on cpu (one of tiled, cpu_packed, all)" "$portkern" tune gemm --family nosuch
 expect 2 "--family: 'nosuch' is not a GEMM family" "$portkern" select gemm --family nosuch
 expect 2 "--algo: 'nosuch' is neither an algorithm nor a configuration the benchmark measures (one of direct, tiled" \
   "$portkern" bench conv2d --algo nosuch

@@ -9,7 +9,6 @@
 #include "bench/measure.hpp"
 #include "bench/progress.hpp"
 #include "bench/tuning_csv.hpp"
-#include "gemm/tiled_config.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/error.hpp"
 
@@ -32,30 +31,22 @@ std::string default_tuning_csv(const Device& device, const std::string& family) 
   return data_dir() + "/tuning/" + gemm_device_class(device) + "/gemm-" + family + ".csv";
 }
 
+// Each family's configurations come from the registry (gemm_families: the family's whole space), not from the
+// deployment, so a configuration the last tuning dropped is measured again. `options.configs`: "seed" (the
+// family's tuning seed), "full" (its whole space) or a substring of the names to measure.
 std::vector<std::pair<std::string, std::string>> tuning_configs(const Device& device, const TuneOptions& options) {
   std::vector<std::pair<std::string, std::string>> configs;
-  const GemmDeployment deployment = gemm_deployment(device);
-  auto add_tiled = [&] {
-#if PORTKERN_TUNING
-    const bool full = options.configs == "full";
-    for (const auto& c : gemm_impl::tiled_space(!full)) {
-      const std::string name = gemm_impl::name(c);
-      if (options.configs == "seed" || full || name.find(options.configs) != std::string::npos)
-        configs.emplace_back("tiled", name);
-    }
-#else
-    fail("portkern tune", "this build instantiates only the deployed tiled configurations: build the tuning "
-                          "configuration first (cmake --preset tuning && cmake --build --preset tuning)");
+  for (const GemmFamily& family : gemm_families(device)) {
+    if (options.family != "all" && options.family != family.name) continue;
+    const bool full = options.configs == "full", seed = options.configs == "seed";
+#if !PORTKERN_TUNING
+    // Outside the tuning build only a deployment's tiled configurations are instantiated.
+    if (family.name == "tiled")
+      fail("portkern tune", "this build instantiates only the deployed tiled configurations: build the tuning "
+                            "configuration first (cmake --preset tuning && cmake --build --preset tuning)");
 #endif
-  };
-  for (std::size_t f = 0; f < deployment.families.size(); ++f) {
-    const std::string& family = deployment.families[f];
-    if (options.family != "all" && options.family != family) continue;
-    if (family == "tiled") {
-      add_tiled();
-    } else {
-      for (const auto& c : deployment.configs[f]) configs.emplace_back(family, c);
-    }
+    for (const std::string& name : seed ? family.tuning_seed : family.space)
+      if (seed || full || name.find(options.configs) != std::string::npos) configs.emplace_back(family.name, name);
   }
   if (configs.empty()) fail("portkern tune", "family '" + options.family + "' has no configurations on " + device.name());
   return configs;

@@ -14,8 +14,8 @@
 namespace portkern::bench {
 
 struct TuneOptions {
-  std::string family = "tiled";   // a family of the device's deployment, or "all"
-  std::string configs = "seed";   // tiled: "seed" (640), "full" (3200) or a substring of the names
+  std::string family = "tiled";   // a registry family that runs on the device (gemm_families), or "all"
+  std::string configs = "seed";   // "seed" (the family's tuning seed), "full" (its space) or a substring of names
   std::vector<GemmShape> shapes;
   std::string out;                // CSV file (appended)
   double time_ms = 0;             // per sample; 0: 20 on the CPU, 2 on a GPU
@@ -24,8 +24,8 @@ struct TuneOptions {
   double max_mflop = 0;           // skip shapes of more MFLOP than this (0: none); fits a time budget
 };
 
-// The configurations `family` has on `device` for this build (tiled: the space, which only a tuning build
-// instantiates beyond the deployment).
+// The configurations of the registry's families to measure on `device`: each family's own space (tiled's is
+// instantiated beyond the deployment only in a tuning build), whatever the current deployment ships.
 std::vector<std::pair<std::string, std::string>> tuning_configs(const Device& device, const TuneOptions& options);
 
 void tune_gemm(const Device& device, const TuneOptions& options);

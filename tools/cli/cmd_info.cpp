@@ -5,6 +5,7 @@
 #include "bench/device_info.hpp"
 #include "bench/table.hpp"
 #include "cli/commands.hpp"
+#include "portkern/blas.hpp"
 #include "portkern/kernel/cpu/microkernel.hpp"
 #include "portkern/runtime/device_class.hpp"
 
@@ -39,6 +40,22 @@ nlohmann::json describe_classes() {
   return all;
 }
 
+// The GEMM registry's families per present device: the size of each family's space and how many of its
+// configurations the device's deployment ships.
+nlohmann::json describe_gemm_families() {
+  nlohmann::json all = nlohmann::json::array();
+  for (const Device& d : devices()) {
+    const GemmDeployment deployed = gemm_deployment(d);
+    for (const GemmFamily& f : gemm_families(d)) {
+      std::size_t shipped = 0;
+      for (std::size_t i = 0; i < deployed.families.size(); ++i)
+        if (deployed.families[i] == f.name) shipped = deployed.configs[i].size();
+      all.push_back({{"device", d.name()}, {"family", f.name}, {"space", f.space.size()}, {"deployed", shipped}});
+    }
+  }
+  return all;
+}
+
 std::string joined(const nlohmann::json& names) {
   std::string s;
   for (const auto& n : names) s += (s.empty() ? "" : " ") + n.get<std::string>();
@@ -55,9 +72,10 @@ void add_info(CLI::App& app) {
   cmd->callback([] {
     nlohmann::json all = nlohmann::json::array();
     for (const Device& d : devices()) all.push_back(bench::describe(d, !no_measure));
-    const nlohmann::json classes = describe_classes();
+    const nlohmann::json classes = describe_classes(), families = describe_gemm_families();
     if (json) {
-      std::cout << nlohmann::json{{"devices", all}, {"device_classes", classes}}.dump(2) << '\n';
+      std::cout << nlohmann::json{{"devices", all}, {"device_classes", classes}, {"gemm_families", families}}.dump(2)
+                << '\n';
       return;
     }
     bench::Table table({"device", "name", "arch", "units", "memory GiB", "clock MHz", "peak GFLOP/s",
@@ -79,6 +97,12 @@ void add_info(CLI::App& app) {
       class_table.add({c["class"], c["needs"], c["compiled"].get<bool>() ? "yes" : "no", joined(c["runs_on"]),
                        joined(c["used_by"])});
     class_table.print(std::cout);
+    std::cout << "\nGEMM families (the registry, src/gemm/registry.cpp; space: what can be forced or tuned)\n";
+    bench::Table family_table({"device", "family", "space", "deployed"});
+    for (const auto& f : families)
+      family_table.add({f["device"], f["family"], std::to_string(f["space"].get<std::size_t>()),
+                        std::to_string(f["deployed"].get<std::size_t>())});
+    family_table.print(std::cout);
   });
 }
 

@@ -67,7 +67,8 @@ std::string writable_file(const std::string& path) {
 
 void check_gemm_family(const std::string& option, const std::string& device, const std::string& family, bool all) {
   const Device d = Device::parse(device);
-  auto families = gemm_deployment(d).families;
+  std::vector<std::string> families;
+  for (const GemmFamily& f : gemm_families(d)) families.push_back(f.name);
   if (all) families.push_back("all");
   if (std::find(families.begin(), families.end(), family) == families.end())
     usage_error(option, "'" + family + "' is not a GEMM family on " + d.name() + " (one of " + join(families) + ")");

@@ -6,12 +6,13 @@
 //     /* arguments as members */
 //     template <class Group> PORTKERN_KERNEL void operator()(Group& g) const {
 //       auto& tile = g.template local<float[32][33], 0>();      // group-local memory, id 0
-//       auto acc = g.template private_array<float, 4>();        // 4 floats per item
+//       portkern::kernel::private_array<float, 4, Group> acc;   // 4 floats per item (private_array.hpp)
 //       g.for_each_item([&](auto item) { acc(item, 0) = tile[item.y][item.x]; });   // a phase
 //       g.barrier();                                            // between phases
 //     }
 //   };
-//   portkern::kernel::launch(queue, portkern::kernel::Range{groups_x, groups_y}, MyKernel{...});
+//   // in a .cpp (cpu.hpp); a .cu launches the same kernel with portkern::kernel::cuda::launch (cuda.cuh):
+//   portkern::kernel::cpu::launch(queue, portkern::kernel::Range{groups_x, groups_y}, MyKernel{...});
 //
 // The contract that makes one source correct on both back ends:
 // - Work happens in phases, each a g.for_each_item(f); items of one phase may only communicate through

@@ -1,0 +1,58 @@
+// The GEMM registry's list (see registry.hpp) and the checks every entry shares.
+#include "gemm/registry.hpp"
+
+#include <array>
+
+namespace portkern::gemm_impl {
+
+// Adding a family: its folder/files with a <family>_entry.cpp defining the entry, and its line below (the
+// declaration and the list line). The order is the order `portkern info` and `tune` show.
+extern const FamilyEntry tiled_entry;
+extern const FamilyEntry cpu_packed_entry;
+#if PORTKERN_HAVE_CUDA
+extern const FamilyEntry cuda_native_entry;
+#endif
+
+namespace {
+constexpr std::array registry = {
+    &tiled_entry,
+    &cpu_packed_entry,
+#if PORTKERN_HAVE_CUDA
+    &cuda_native_entry,
+#endif
+};
+}  // namespace
+
+std::span<const FamilyEntry* const> gemm_family_entries() { return registry; }
+
+const FamilyEntry* find_gemm_family(std::string_view name) {
+  for (const FamilyEntry* entry : registry)
+    if (entry->name == name) return entry;
+  return nullptr;
+}
+
+std::string listed(std::span<const std::string> names, std::size_t shown) {
+  std::string all;
+  for (std::size_t i = 0; i < names.size() && i < shown; ++i) all += (i ? ", " : "") + names[i];
+  if (names.size() > shown) all += ", ... (" + std::to_string(names.size()) + " in all)";
+  return all;
+}
+
+std::string gemm_not_applicable(const Device& device, const deploy::Problem& problem, std::string_view family,
+                                std::string_view config) {
+  const FamilyEntry* entry = find_gemm_family(family);
+  if (!entry) {
+    std::vector<std::string> names;
+    for (const FamilyEntry* e : registry) names.emplace_back(e->name);
+    return "unknown family '" + std::string(family) + "' (one of " + listed(names) + ")";
+  }
+  if (!entry->runs_on(device)) return "family '" + std::string(family) + "' does not run on " + device.name();
+  if (!config.starts_with(std::string(family) + "/"))
+    return "configuration '" + std::string(config) + "' is not one of family '" + std::string(family) +
+           "' (its names start with '" + std::string(family) + "/')";
+  if (!entry->in_space(config))
+    return "unknown configuration '" + std::string(config) + "' (one of " + listed(entry->space()) + ")";
+  return entry->why_not ? entry->why_not(device, problem, config) : std::string();
+}
+
+}  // namespace portkern::gemm_impl

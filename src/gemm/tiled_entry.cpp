@@ -1,0 +1,54 @@
+// The portable `tiled` family's registry entry (registry.hpp): its space is tiled_space() (tiled_config.hpp),
+// so configurations added there are listed, forced and tuned without another change. Runs on every back end;
+// a configuration outside this build's instantiated set fails when it is run (tiled_runner.hpp says which).
+#include <algorithm>
+
+#include "gemm/registry.hpp"
+#include "gemm/tiled_config.hpp"
+#include "gemm/tiled_runner.hpp"
+
+namespace portkern::gemm_impl {
+
+namespace {
+
+std::vector<std::string> names_of(const std::vector<TiledConfig>& configs) {
+  std::vector<std::string> names;
+  for (const TiledConfig& c : configs) names.push_back(name(c));
+  return names;
+}
+
+const std::vector<std::string>& tiled_names() {
+  static const std::vector<std::string> names = names_of(tiled_space());
+  return names;
+}
+
+const std::vector<std::string>& tiled_seed_names() {
+  static const std::vector<std::string> names = names_of(tiled_space(true));
+  return names;
+}
+
+bool in_tiled_space(std::string_view config) {
+  bool ok = false;
+  const TiledConfig parsed = parse_tiled(config, &ok);
+  if (!ok) return false;
+  static const std::vector<TiledConfig> space = tiled_space();
+  return std::find(space.begin(), space.end(), parsed) != space.end();
+}
+
+template <class T>
+void run_tiled(Queue& queue, std::string_view config, bool ta, bool tb, const GemmArgs<T>& p) {
+  if (queue.device().is_cpu()) return run_tiled_cpu(queue, config, ta, tb, p);
+#if PORTKERN_HAVE_CUDA
+  run_tiled_cuda(queue, config, ta, tb, p);
+#endif
+}
+
+}  // namespace
+
+extern const FamilyEntry tiled_entry;
+const FamilyEntry tiled_entry{"tiled",         [](const Device&) { return true; },
+                              tiled_names,     tiled_seed_names,
+                              in_tiled_space,  nullptr,
+                              run_tiled<float>, run_tiled<double>};
+
+}  // namespace portkern::gemm_impl
