@@ -13,15 +13,18 @@ constexpr bool parse_literal(std::string_view& s, std::string_view literal) {
   return true;
 }
 
-// Consumes a decimal number from the front of `s`; false if there is none.
+// Consumes a decimal number from the front of `s`; false if there is none or it exceeds 1e6 (no parameter of
+// any family comes near; the bound keeps the arithmetic far from int overflow on any input).
 constexpr bool parse_int(std::string_view& s, int& value) {
+  constexpr int largest = 1000000;
   if (s.empty() || s[0] < '0' || s[0] > '9') return false;
   value = 0;
   while (!s.empty() && s[0] >= '0' && s[0] <= '9') {
+    if (value > largest) return false;
     value = value * 10 + (s[0] - '0');
     s.remove_prefix(1);
   }
-  return true;
+  return value <= largest;
 }
 
 }  // namespace portkern::config_names
