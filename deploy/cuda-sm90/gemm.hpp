@@ -24,7 +24,6 @@ struct gemm {
     const double log2_mnk = std::log2(double(p.m) * double(p.n) * double(p.k));
     const double log2_m_over_k = std::log2(double(p.m) / double(p.k));
     const double log2_m_over_n = std::log2(double(p.m) / double(p.n));
-    const double log2_mn = std::log2(double(p.m) * double(p.n));
     const double log2_n_over_k = std::log2(double(p.n) / double(p.k));
     const double log2_nk = std::log2(double(p.n) * double(p.k));
     if (le(path, "log2_mnk", log2_mnk, 23.80735492706299)) {
@@ -32,11 +31,7 @@ struct gemm {
         if (le(path, "log2_m_over_n", log2_m_over_n, -2.923697829246521)) {
           return 1;
         } else {
-          if (le(path, "log2_mn", log2_mn, 13.907191276550293)) {
-            return 0;
-          } else {
-            return 0;
-          }
+          return 0;
         }
       } else {
         return 1;
@@ -54,11 +49,7 @@ struct gemm {
             }
           }
         } else {
-          if (le(path, "log2_n_over_k", log2_n_over_k, 0.5)) {
-            return 2;
-          } else {
-            return 2;
-          }
+          return 2;
         }
       } else {
         return 0;

@@ -6,7 +6,9 @@ with: the device class, the deployed families, one array of configuration string
 tree function per family (index into that family's array), `select_family` (index into `families`), and
 `configs_of(family)` / `select_in(family, p, path)` to reach a family by name. Trees are nested
 `if (le(path, "feature", feature, threshold))` tests over features computed from the op's problem (Problem or
-ConvProblem) by the C++ expressions of features.py — the same definitions the trees were trained with.
+ConvProblem) by the C++ expressions of features.py — the same definitions the trees were trained with. Each tree
+is emitted pruned (`prune`: a split whose two sides are the same leaf becomes that leaf, bottom-up), defining only
+the features its remaining splits test; selection.json keeps the trees as the analysis wrote them.
 
 selection.json (written by analyze.py) holds, among other things:
   op, device, datasets, generated (date), score, n_configs, selection, classifier,
@@ -64,8 +66,38 @@ def cpp_double(value: float) -> str:
     return text if any(ch in text for ch in ".einf") else text + ".0"
 
 
+def prune(tree: dict | None) -> dict | None:
+    """`tree` without dead splits, as a new dict (the argument is left as it is): bottom-up, a split whose `le`
+    and `gt` subtrees are, once pruned themselves, the same leaf becomes that leaf. "features" lists only the
+    features the remaining splits test (in the original order, i.e. of first use); "depth" and "leaves" are
+    recomputed. None stays None."""
+    if tree is None:
+        return None
+    used: set[str] = set()
+
+    def node(n: dict) -> dict:
+        if "leaf" in n:
+            return {"leaf": int(n["leaf"])}
+        le, gt = node(n["le"]), node(n["gt"])
+        if "leaf" in le and le == gt:
+            return le
+        return {"feature": n["feature"], "threshold": n["threshold"], "le": le, "gt": gt}
+
+    def walk(n: dict, depth: int) -> tuple[int, int]:  # (depth, leaves) of the subtree
+        if "leaf" in n:
+            return depth, 1
+        used.add(n["feature"])
+        (d_le, l_le), (d_gt, l_gt) = walk(n["le"], depth + 1), walk(n["gt"], depth + 1)
+        return max(d_le, d_gt), l_le + l_gt
+
+    root = node(tree["root"])
+    depth, leaves = walk(root, 0)
+    return {"features": [f for f in tree["features"] if f in used], "root": root, "depth": depth, "leaves": leaves}
+
+
 def tree_body(tree: dict | None, indent: str, op: str = "gemm") -> list[str]:
-    """C++ statements of a selector function: feature definitions, then the nested ifs."""
+    """C++ statements of a selector function: feature definitions, then the nested ifs, of the pruned tree."""
+    tree = prune(tree)
     if tree is None or "leaf" in tree["root"]:
         leaf = 0 if tree is None else int(tree["root"]["leaf"])
         return [f"{indent}(void)p;", f"{indent}(void)path;", f"{indent}return {leaf};"]

@@ -1,5 +1,7 @@
 """The generated C++ header compiles and its trees choose exactly what sklearn predicts."""
+import copy
 import json
+import re
 import shutil
 import subprocess
 
@@ -124,3 +126,86 @@ def test_analyze_end_to_end_with_two_families(two_family_csv, tmp_path):
                   "--device-class", "cpu-x"])
     subprocess.run([GXX, "-std=c++20", "-fsyntax-only", "-Wall", "-Wextra", "-I", str(ROOT / "include"), "-x",
                     "c++", str(header)], check=True, capture_output=True)
+
+
+def leaf(i: int) -> dict:
+    return {"leaf": i}
+
+
+def split(feature: str, threshold: float, le: dict, gt: dict) -> dict:
+    return {"feature": feature, "threshold": threshold, "le": le, "gt": gt}
+
+
+def one_family_selection(tree: dict | None, op: str = "gemm", name: str = "tiled") -> dict:
+    """A selection.json of one family of two configurations chosen by `tree` (no family tree)."""
+    return {"op": op, "device": "test-device", "datasets": ["x.csv"], "generated": "2024-01-01", "score": 0.9,
+            "n_configs": 3, "selection": "top_n (standard)", "classifier": "DecisionTreeB", "family_tree": None,
+            "families": [{"name": name, "configs": [f"{name}/a", f"{name}/b", f"{name}/c"], "tree": tree}]}
+
+
+def selector_body(header: str, name: str) -> str:
+    """The statements of `static int select_<name>(...)` in a generated header."""
+    start = header.index(f"  static int select_{name}(")
+    return header[start:header.index("\n  }\n", start)]
+
+
+SAME_LEAF_BRANCHES = re.compile(r"return (\d+);\n\s*\} else \{\n\s*return \1;")
+
+
+def test_prune_removes_a_dead_split_and_its_feature():
+    tree = {"features": ["log2_m", "log2_k"], "depth": 2, "leaves": 3,
+            "root": split("log2_m", 8.0, split("log2_k", 5.0, leaf(0), leaf(0)), leaf(1))}
+    sel = one_family_selection(tree)
+    before = copy.deepcopy(sel)
+    assert codegen.prune(tree) == {"features": ["log2_m"], "root": split("log2_m", 8.0, leaf(0), leaf(1)),
+                                   "depth": 1, "leaves": 2}
+    header = codegen.header(sel, "cpu-test")
+    body = selector_body(header, "tiled")
+    assert not SAME_LEAF_BRANCHES.search(header), body
+    assert "log2_k" not in header, "the feature only the dead split tested must not be defined"
+    assert "const double log2_m = std::log2(double(p.m));" in body
+    assert body.count("if (le(") == 1
+    assert sel == before, "the selection (and its trees) must stay as the analysis wrote them"
+
+
+def test_prune_cascades_to_the_parent():
+    # log2_k's split is dead; once it is a leaf, log2_n's split has the same leaf on both sides: dead too.
+    inner = split("log2_n", 6.0, split("log2_k", 5.0, leaf(1), leaf(1)), leaf(1))
+    tree = {"features": ["log2_m", "log2_n", "log2_k"], "depth": 3, "leaves": 4,
+            "root": split("log2_m", 8.0, inner, leaf(2))}
+    assert codegen.prune(tree)["root"] == split("log2_m", 8.0, leaf(1), leaf(2))
+    header = codegen.header(one_family_selection(tree), "cpu-test")
+    body = selector_body(header, "tiled")
+    assert not SAME_LEAF_BRANCHES.search(header), body
+    assert "log2_n" not in header and "log2_k" not in header
+    assert body.count("if (le(") == 1 and "return 1;" in body and "return 2;" in body
+    # the probe's predictions are unchanged
+    rng = np.random.default_rng(0)
+    probe = rng.uniform(0, 12, (200, 3))
+    names = ["log2_m", "log2_n", "log2_k"]
+    assert np.array_equal(classify.predict_dict(codegen.prune(tree), probe, names),
+                          classify.predict_dict(tree, probe, names))
+
+
+def test_prune_down_to_one_leaf_emits_the_constant_selector():
+    tree = {"features": ["log2_m", "log2_n"], "depth": 2, "leaves": 3,
+            "root": split("log2_m", 8.0, split("log2_n", 6.0, leaf(2), leaf(2)), leaf(2))}
+    assert codegen.prune(tree) == {"features": [], "root": leaf(2), "depth": 0, "leaves": 1}
+    body = selector_body(codegen.header(one_family_selection(tree), "cpu-test"), "tiled")
+    assert body.splitlines()[1:] == ["    (void)p;", "    (void)path;", "    return 2;"]
+
+
+@needs_gxx
+def test_pruned_header_compiles_and_tests_only_live_splits(tmp_path):
+    # Compiled with -Werror (a feature left defined but never tested would be an unused variable); the picks are
+    # the unpruned tree's, and the Path records only the splits that remain.
+    tree = {"features": ["log2_m", "log2_n", "log2_k"], "depth": 3, "leaves": 5,
+            "root": split("log2_m", 8.0, split("log2_n", 6.0, split("log2_k", 5.0, leaf(1), leaf(1)), leaf(1)),
+                          split("log2_k", 3.0, leaf(0), leaf(2)))}
+    shapes = np.array([[m, n, k, 1, 0, 0] for m in (16, 1024) for n in (16, 1024) for k in (4, 64)])
+    out = compile_and_run(tmp_path, codegen.header(one_family_selection(tree), "cpu-test"), "cpu_test", "0", shapes)
+    names = ["log2_m", "log2_n", "log2_k"]
+    expected = classify.predict_dict(tree, np.log2(shapes[:, :3].astype(float)), names)
+    assert [int(line.split()[2]) for line in out] == list(expected)
+    tests = [[t.split("=")[0] for t in line.split()[3:]] for line in out]
+    assert tests == [["log2_m"] if m <= 256 else ["log2_m", "log2_k"] for m in shapes[:, 0]]
