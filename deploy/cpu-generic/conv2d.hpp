@@ -16,6 +16,8 @@ namespace portkern::deploy::cpu_generic {
 struct conv2d {
   static constexpr std::string_view device_class = "cpu-generic";
   static constexpr std::array<std::string_view, 2> families = {"gemm_1x1", "im2col"};
+  // The configuration the library runs where the pick does not apply to a call (tools/tuning/runtime_rules.py).
+  static constexpr std::string_view fallback = "im2col/chunked";
   static constexpr std::array<std::string_view, 1> gemm_1x1 = {"gemm_1x1/default"};
   static constexpr std::array<std::string_view, 1> im2col = {"im2col/chunked"};
 

@@ -10,6 +10,8 @@ namespace portkern::deploy::cuda_sm90 {
 struct conv2d {
   static constexpr std::string_view device_class = "cuda-sm90";
   static constexpr std::array<std::string_view, 5> families = {"direct", "gemm_1x1", "im2col", "tiled", "winograd"};
+  // The configuration the library runs where the pick does not apply to a call (tools/tuning/runtime_rules.py).
+  static constexpr std::string_view fallback = "im2col/whole";
   static constexpr std::array<std::string_view, 1> direct = {"direct/default"};
   static constexpr std::array<std::string_view, 1> gemm_1x1 = {"gemm_1x1/default"};
   static constexpr std::array<std::string_view, 2> im2col = {"im2col/whole", "im2col/chunked"};

@@ -2,9 +2,11 @@
 """Emit the C++ deployment header (deploy/<device-class>/<op>.hpp) from an analysis's selection.json.
 
 The header defines, in namespace portkern::deploy::<device_class with '-' -> '_'>, a struct named after the op
-with: the device class, the deployed families, one array of configuration strings per family, one decision
-tree function per family (index into that family's array), `select_family` (index into `families`), and
-`configs_of(family)` / `select_in(family, p, path)` to reach a family by name. Trees are nested
+with: the device class, the deployed families, for an op with a run-time fallback (runtime_rules.FALLBACKS:
+conv2d) `fallback`, the configuration the library runs where the pick does not apply to a call (computed for the
+header's device class), one array of configuration strings per family, one decision tree function per family
+(index into that family's array), `select_family` (index into `families`), and `configs_of(family)` /
+`select_in(family, p, path)` to reach a family by name. Trees are nested
 `if (le(path, "feature", feature, threshold))` tests over features computed from the op's problem (Problem or
 ConvProblem) by the C++ expressions of features.py — the same definitions the trees were trained with. Each tree
 is emitted pruned (`prune`: a split whose two sides are the same leaf becomes that leaf, bottom-up), defining only
@@ -32,11 +34,12 @@ from pathlib import Path
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import _venv
-    _venv.ensure(("numpy",))
+    _venv.ensure(("numpy", "pandas"))  # runtime_rules imports pandas
 
 from features import PROBLEM_TYPES, cpp_definition  # noqa: E402
+from runtime_rules import FALLBACKS  # noqa: E402
 
-RESERVED = {"device_class", "families", "select_family", "configs_of", "select_in"}
+RESERVED = {"device_class", "families", "fallback", "select_family", "configs_of", "select_in"}
 CPP_KEYWORDS = {"and", "auto", "bool", "break", "case", "catch", "char", "class", "const", "continue", "default",
                 "delete", "do", "double", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
                 "friend", "goto", "if", "inline", "int", "long", "namespace", "new", "not", "operator", "or",
@@ -152,6 +155,10 @@ def header(selection: dict, device_class: str | None = None) -> str:
         f"  static constexpr std::array<std::string_view, {len(families)}> families = "
         f"{{{', '.join(cpp_string(f['name']) for f in families)}}};",
     ]
+    if op_name in FALLBACKS:
+        out += ["  // The configuration the library runs where the pick does not apply to a call "
+                "(tools/tuning/runtime_rules.py).",
+                f"  static constexpr std::string_view fallback = {cpp_string(FALLBACKS[op_name](device_class))};"]
     for fam, ident in zip(families, idents):
         configs = ", ".join(cpp_string(c) for c in fam["configs"])
         out.append(f"  static constexpr std::array<std::string_view, {len(fam['configs'])}> {ident} = {{{configs}}};")

@@ -209,3 +209,25 @@ def test_pruned_header_compiles_and_tests_only_live_splits(tmp_path):
     assert [int(line.split()[2]) for line in out] == list(expected)
     tests = [[t.split("=")[0] for t in line.split()[3:]] for line in out]
     assert tests == [["log2_m"] if m <= 256 else ["log2_m", "log2_k"] for m in shapes[:, 0]]
+
+
+FALLBACK_COMMENT = ("  // The configuration the library runs where the pick does not apply to a call "
+                    "(tools/tuning/runtime_rules.py).")
+
+
+@pytest.mark.parametrize("device_class, fallback", [("cpu-avx2", "im2col/chunked"), ("cuda-sm90", "im2col/whole")])
+def test_only_conv2d_header_states_the_fallback_of_its_device_class(device_class, fallback):
+    sel = one_family_selection(None, op="conv2d", name="im2col")
+    sel["device"] = "cpu-avx512"  # the class the header is written for decides, not where it was measured
+    lines = codegen.header(sel, device_class).splitlines()
+    at = lines.index('  static constexpr std::array<std::string_view, 1> families = {"im2col"};')
+    assert lines[at + 1:at + 3] == [FALLBACK_COMMENT, f'  static constexpr std::string_view fallback = "{fallback}";']
+    assert sum("std::string_view fallback" in line for line in lines) == 1
+    gemm = codegen.header(one_family_selection(None, op="gemm"), device_class)  # gemm has no fallback
+    assert "fallback" not in gemm and FALLBACK_COMMENT not in gemm
+
+
+def test_a_family_named_fallback_does_not_clash_with_the_member():
+    header = codegen.header(one_family_selection(None, op="conv2d", name="fallback"), "cuda-test")
+    assert "std::array<std::string_view, 3> fallback_configs = " in header
+    assert 'static constexpr std::string_view fallback = "im2col/whole";' in header
