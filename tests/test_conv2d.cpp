@@ -15,8 +15,8 @@ INSTANTIATE_TEST_SUITE_P(Instantiated, Conv2dCpu, ::testing::ValuesIn(conv2d_spa
 TEST(Conv2dCpuApi, RuleChoosesWithoutForce) { check_all_cases(Device::cpu(), {}); }
 
 TEST(Conv2dCpuApi, AlgorithmAloneTakesItsDefaultConfig) {
-  for (const char* algorithm : {"direct", "tiled", "im2col", "gemm_1x1", "winograd"})
-    check_all_cases(Device::cpu(), {algorithm, ""});
+  EXPECT_GE(conv2d_algorithms().size(), 5u);
+  for (const std::string& algorithm : conv2d_algorithms()) check_all_cases(Device::cpu(), {algorithm, ""});
 }
 
 TEST(Conv2dCpuApi, WinogradWithPretransformedFilter) {
@@ -95,9 +95,13 @@ TEST(Conv2dCpuApi, BadDescriptorsAreErrors) {
   EXPECT_PORTKERN_ERROR(call(five, {"gemm_1x1", ""}), "gemm_1x1 needs a 1x1 window");
   EXPECT_PORTKERN_ERROR(call(conv_desc(1, 8, 8, 2, 2, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2), {"im2col", ""}),
                         "dilation > 1 takes the direct path only");
-  EXPECT_PORTKERN_ERROR(call(five, {"", "tiled/t3x3_c1_k1"}), "not instantiated");
-  EXPECT_PORTKERN_ERROR(call(five, {"", "tiled/nosuch"}), "not instantiated in this build (src/conv2d/deployment.hpp; one of direct/default tiled/t1x1_c1_k1");
-  EXPECT_PORTKERN_ERROR(call(five, {"fft", ""}), "unknown algorithm");
+  EXPECT_PORTKERN_ERROR(call(five, {"", "tiled/t4x4_c2_k2"}),
+                        "configuration 'tiled/t4x4_c2_k2' is not instantiated in this build (this build runs tiled/t1x1_c1_k1, ");
+  EXPECT_PORTKERN_ERROR(call(five, {"", "tiled/t3x3_c1_k1"}), "unknown configuration 'tiled/t3x3_c1_k1' (this build runs tiled/");
+  EXPECT_PORTKERN_ERROR(call(five, {"", "tiled/nosuch"}), "unknown configuration 'tiled/nosuch'");
+  EXPECT_PORTKERN_ERROR(call(five, {"tiled", "im2col/whole"}), "configuration 'im2col/whole' is not one of algorithm 'tiled'");
+  EXPECT_PORTKERN_ERROR(conv2d_default_config(Device::cpu(), "fft"), "conv2d_default_config: unknown algorithm 'fft'");
+  EXPECT_PORTKERN_ERROR(call(five, {"fft", ""}), "cannot use 'fft' for this descriptor: unknown algorithm 'fft' (one of direct, ");
 }
 
 TEST(Conv2dCpuApi, NullPointersAreErrors) {
@@ -117,6 +121,10 @@ TEST(Conv2dCpuApi, NullPointersAreErrors) {
 TEST(Conv2dCpuApi, SpaceIsEnumerableWithStableNames) {
   const auto all = conv2d_space(Device::cpu(), false);
   EXPECT_EQ(std::count_if(all.begin(), all.end(), [](const Conv2dChoice& c) { return c.algorithm == "tiled"; }), 81);
+  std::vector<std::string> seen;
+  for (const auto& c : all)
+    if (seen.empty() || seen.back() != c.algorithm) seen.push_back(c.algorithm);
+  EXPECT_EQ(seen, conv2d_algorithms());   // the registry's order, each algorithm's configurations together
   for (const auto& c : conv2d_space(Device::cpu())) {
     EXPECT_TRUE(c.config.starts_with(c.algorithm + "/")) << c.config;
     EXPECT_NE(std::find(all.begin(), all.end(), c), all.end()) << c.config;

@@ -47,6 +47,26 @@ TEST(DeviceClass, TableCoversEveryDeploymentFolder) {
   EXPECT_PORTKERN_ERROR(gemm_deployment_of_class("cpu-sse9"), "device class 'cpu-sse9' has no deployment");
 }
 
+// Every configuration a conv2d deployment can pick is one this build instantiates (the registry's), so the
+// generated lists and the algorithms' own lists cannot drift apart; and its fallback too.
+TEST(DeviceClass, EveryDeployedConv2dConfigurationIsInstantiated) {
+  const std::vector<Conv2dChoice> built = conv2d_space(Device::cpu());
+  auto instantiated = [&](std::string_view config) {
+    return std::any_of(built.begin(), built.end(), [&](const Conv2dChoice& c) { return c.config == config; });
+  };
+  for (const DeviceClass& c : device_classes()) {
+    const std::vector<std::string> missing = conv2d_impl::Conv2dDeployments::with(c.name, [&]<class D>() {
+      std::vector<std::string> out;
+      for (std::string_view family : D::families)
+        for (std::string_view config : D::configs_of(family))
+          if (!instantiated(config) || !config.starts_with(std::string(family) + "/")) out.emplace_back(config);
+      if (!instantiated(D::fallback)) out.emplace_back(D::fallback);
+      return out;
+    });
+    EXPECT_TRUE(missing.empty()) << c.name << " deploys " << ::testing::PrintToString(missing);
+  }
+}
+
 TEST(DeviceClass, PredicatesChooseFromProperties) {
   DeviceProperties p;
   p.features = "sse4.2 avx avx2 fma avx512f avx512vl avx512dq avx512bw";

@@ -81,6 +81,13 @@ Conv2dSelection conv2d_select(const Device& device, const Conv2dDesc& desc);
 bool conv2d_supports(const Device& device, const Conv2dDesc& desc, const Conv2dChoice& choice,
                      std::string* why = nullptr);
 
+// The algorithms' names, in the library's registry order (src/conv2d/registry.cpp).
+std::vector<std::string> conv2d_algorithms();
+
+// The configuration `algorithm` runs on `device` when a caller names only the algorithm; an Error naming the
+// value for an unknown algorithm.
+std::string conv2d_default_config(const Device& device, const std::string& algorithm);
+
 // Every configuration of every algorithm: the whole space (instantiated_only = false), or the ones this
 // build instantiates for the device's back end.
 std::vector<Conv2dChoice> conv2d_space(const Device& device, bool instantiated_only = true);

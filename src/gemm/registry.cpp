@@ -5,22 +5,26 @@
 
 namespace portkern::gemm_impl {
 
-// Adding a family: its folder/files with a <family>_entry.cpp defining the entry, and its line below (the
-// declaration and the list line). The order is the order `portkern info` and `tune` show.
-extern const FamilyEntry tiled_entry;
-extern const FamilyEntry cpu_packed_entry;
+// Adding a family: its folder src/gemm/<family>/ (entry.cpp defines <family>_entry) and its line X(<family>)
+// below. The order is the order `portkern info` and `tune` show.
 #if PORTKERN_HAVE_CUDA
-extern const FamilyEntry cuda_native_entry;
+#define PORTKERN_IN_CUDA_BUILDS(...) __VA_ARGS__
+#else
+#define PORTKERN_IN_CUDA_BUILDS(...)
 #endif
+#define PORTKERN_GEMM_FAMILIES(X) \
+  X(tiled)                        \
+  X(cpu_packed)                   \
+  PORTKERN_IN_CUDA_BUILDS(X(cuda_native))
+
+#define PORTKERN_DECLARE(family) extern const FamilyEntry family##_entry;
+PORTKERN_GEMM_FAMILIES(PORTKERN_DECLARE)
+#undef PORTKERN_DECLARE
 
 namespace {
-constexpr std::array registry = {
-    &tiled_entry,
-    &cpu_packed_entry,
-#if PORTKERN_HAVE_CUDA
-    &cuda_native_entry,
-#endif
-};
+#define PORTKERN_LIST(family) &family##_entry,
+constexpr std::array registry = {PORTKERN_GEMM_FAMILIES(PORTKERN_LIST)};
+#undef PORTKERN_LIST
 }  // namespace
 
 std::span<const FamilyEntry* const> gemm_family_entries() { return registry; }

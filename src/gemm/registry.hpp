@@ -2,8 +2,9 @@
 // lists). An entry owns its family's whole configuration space (Triton's rule: the kernel owns its space, a
 // deployment under deploy/ only picks from it), says whether a configuration applies to a problem on a device
 // and why not, and runs it. The API (src/gemm/api.cpp), `portkern select`/`info`/`tune`, the tests and the docs
-// read this list; no other hand-written place lists family names. An entry lives next to its family's code
-// (src/gemm/<family>_entry.cpp); the list is in registry.cpp.
+// read this list; no other hand-written place lists family names. A family lives in its own folder
+// (src/gemm/<family>/: its kernels and entry.cpp, found by src/gemm/CMakeLists.txt; a folder named cuda_* is
+// compiled in CUDA builds only); the list is in registry.cpp.
 #pragma once
 
 #include <span>

@@ -24,18 +24,26 @@ namespace portkern::bench {
 
 namespace {
 
-// The configurations the benchmark measures: each algorithm's default (winograd both tile sizes, with
-// weights transformed once, before timing).
-const std::vector<Conv2dChoice> measured = {{"direct", "direct/default"},  {"tiled", "tiled/t2x4_c4_k4"},
-                                            {"im2col", "im2col/chunked"},  {"im2col", "im2col/whole"},
-                                            {"gemm_1x1", "gemm_1x1/default"}, {"winograd", "winograd/f2"},
-                                            {"winograd", "winograd/f4"}};
-
-// Those of `measured` that apply to a descriptor, and that `only` names (by algorithm or configuration).
-std::vector<Conv2dChoice> candidates(const Device& device, const Conv2dDesc& d, const std::vector<std::string>& only) {
-  const std::vector<Conv2dChoice>& all = measured;
+// The configurations the benchmark measures, in the registry's order: every instantiated configuration of an
+// algorithm that has a few (winograd both tile sizes, timed with weights transformed once, before timing), the
+// default of one that has many (tiled: `portkern tune conv2d` measures them all).
+std::vector<Conv2dChoice> measured(const Device& device) {
+  constexpr std::size_t few = 4;
   std::vector<Conv2dChoice> chosen;
-  for (const auto& c : all) {
+  for (const std::string& algorithm : conv2d_algorithms()) {
+    std::vector<Conv2dChoice> configs;
+    for (const Conv2dChoice& c : conv2d_space(device))
+      if (c.algorithm == algorithm) configs.push_back(c);
+    if (configs.size() > few) configs = {{algorithm, conv2d_default_config(device, algorithm)}};
+    chosen.insert(chosen.end(), configs.begin(), configs.end());
+  }
+  return chosen;
+}
+
+// Those of measured() that apply to a descriptor, and that `only` names (by algorithm or configuration).
+std::vector<Conv2dChoice> candidates(const Device& device, const Conv2dDesc& d, const std::vector<std::string>& only) {
+  std::vector<Conv2dChoice> chosen;
+  for (const auto& c : measured(device)) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.algorithm) == only.end() &&
         std::find(only.begin(), only.end(), c.config) == only.end())
       continue;
@@ -100,9 +108,10 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
 
 std::vector<std::string> conv2d_bench_names() {
   std::vector<std::string> names;
-  for (const auto& c : measured)
+  const std::vector<Conv2dChoice> all = measured(Device::cpu());
+  for (const auto& c : all)
     if (std::find(names.begin(), names.end(), c.algorithm) == names.end()) names.push_back(c.algorithm);
-  for (const auto& c : measured) names.push_back(c.config);
+  for (const auto& c : all) names.push_back(c.config);
   return names;
 }
 
@@ -125,13 +134,12 @@ nlohmann::json bench_conv2d(const Device& device, const Conv2dBenchOptions& opti
 
 void print_conv2d(const nlohmann::json& result) {
   const auto& rows = result["rows"];
-  // One column per algorithm configuration that any row measured, in a fixed order.
+  // One column per algorithm configuration that any row measured, in the registry's order.
   std::vector<std::string> configs;
-  for (const char* c : {"direct/default", "tiled/t2x4_c4_k4", "im2col/chunked", "im2col/whole", "gemm_1x1/default",
-                        "winograd/f2", "winograd/f4"})
+  for (const Conv2dChoice& c : conv2d_space(Device::cpu(), false))
     for (const auto& r : rows)
-      if (r["algorithms"].contains(c)) {
-        configs.push_back(c);
+      if (r["algorithms"].contains(c.config)) {
+        configs.push_back(c.config);
         break;
       }
   std::vector<std::string> headers = {"layer", "shape"};

@@ -6,7 +6,7 @@
 #include "bench/gemm_operands.hpp"
 #include "bench/measure.hpp"
 #include "bench/table.hpp"
-#include "gemm/ladder.hpp"
+#include "gemm/tiled/ladder.hpp"
 #include "portkern/blas.hpp"
 
 namespace portkern::bench {

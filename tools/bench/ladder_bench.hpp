@@ -1,4 +1,4 @@
-// `portkern bench gemm --set ladder`: seed 002's optimisation ladder (src/gemm/ladder.hpp) on one device —
+// `portkern bench gemm --set ladder`: seed 002's optimisation ladder (src/gemm/tiled/ladder.hpp) on one device —
 // each step's GFLOP/s, its efficiency against the device's measured fp32 peak, the gain over the previous
 // step, and the library's own pick as the last ("tuned") step, next to the vendor.
 #pragma once

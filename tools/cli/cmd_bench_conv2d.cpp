@@ -18,7 +18,9 @@ void add_bench_conv2d(CLI::App& bench) {
   add_device_option(*conv, device);
   conv->add_option("--net", net, "vgg16, resnet50 or a shapes CSV")->capture_default_str();
   conv->add_option("--batch", batch, "Images per call")->capture_default_str()->check(positive_integer);
-  conv->add_option("--algo", algorithms, "Only these algorithms (direct, tiled, im2col, gemm_1x1, winograd) or configs");
+  std::string listed;
+  for (const std::string& a : conv2d_algorithms()) listed += (listed.empty() ? "" : ", ") + a;
+  conv->add_option("--algo", algorithms, "Only these algorithms (" + listed + ") or configurations");
   add_threads_option(*conv, threads);
   conv->add_flag("--full", full, "Longer samples");
   add_output_option(*conv, "--json", json, "Also write the rows as JSON to this file");

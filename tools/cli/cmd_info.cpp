@@ -1,11 +1,13 @@
 // portkern info [--json] [--no-measure]: the devices present, their properties and measured ceilings, and the
 // device classes compiled into this build: which of them each device can execute and which one it uses.
+#include <algorithm>
 #include <iostream>
 
 #include "bench/device_info.hpp"
 #include "bench/table.hpp"
 #include "cli/commands.hpp"
 #include "portkern/blas.hpp"
+#include "portkern/dnn.hpp"
 #include "portkern/kernel/cpu/microkernel.hpp"
 #include "portkern/runtime/device_class.hpp"
 
@@ -56,6 +58,23 @@ nlohmann::json describe_gemm_families() {
   return all;
 }
 
+// The convolution registry's algorithms per present device: the size of each algorithm's space, how many of its
+// configurations this build instantiates, and the one that runs when a caller names only the algorithm.
+nlohmann::json describe_conv2d_algorithms() {
+  nlohmann::json all = nlohmann::json::array();
+  for (const Device& d : devices()) {
+    const std::vector<Conv2dChoice> space = conv2d_space(d, false), built = conv2d_space(d);
+    for (const std::string& a : conv2d_algorithms()) {
+      auto of = [&](const std::vector<Conv2dChoice>& list) {
+        return std::count_if(list.begin(), list.end(), [&](const Conv2dChoice& c) { return c.algorithm == a; });
+      };
+      all.push_back({{"device", d.name()}, {"algorithm", a}, {"space", of(space)}, {"instantiated", of(built)},
+                     {"default", conv2d_default_config(d, a)}});
+    }
+  }
+  return all;
+}
+
 std::string joined(const nlohmann::json& names) {
   std::string s;
   for (const auto& n : names) s += (s.empty() ? "" : " ") + n.get<std::string>();
@@ -72,9 +91,14 @@ void add_info(CLI::App& app) {
   cmd->callback([] {
     nlohmann::json all = nlohmann::json::array();
     for (const Device& d : devices()) all.push_back(bench::describe(d, !no_measure));
-    const nlohmann::json classes = describe_classes(), families = describe_gemm_families();
+    const nlohmann::json classes = describe_classes(), families = describe_gemm_families(),
+                         algorithms = describe_conv2d_algorithms();
     if (json) {
-      std::cout << nlohmann::json{{"devices", all}, {"device_classes", classes}, {"gemm_families", families}}.dump(2)
+      std::cout << nlohmann::json{{"devices", all},
+                                  {"device_classes", classes},
+                                  {"gemm_families", families},
+                                  {"conv2d_algorithms", algorithms}}
+                       .dump(2)
                 << '\n';
       return;
     }
@@ -103,6 +127,12 @@ void add_info(CLI::App& app) {
       family_table.add({f["device"], f["family"], std::to_string(f["space"].get<std::size_t>()),
                         std::to_string(f["deployed"].get<std::size_t>())});
     family_table.print(std::cout);
+    std::cout << "\nconv2d algorithms (the registry, src/conv2d/registry.cpp)\n";
+    bench::Table algorithm_table({"device", "algorithm", "space", "instantiated", "default"});
+    for (const auto& a : algorithms)
+      algorithm_table.add({a["device"], a["algorithm"], std::to_string(a["space"].get<std::size_t>()),
+                           std::to_string(a["instantiated"].get<std::size_t>()), a["default"]});
+    algorithm_table.print(std::cout);
   });
 }
 

@@ -1,5 +1,5 @@
 // The CPU's matrix-multiply micro-kernels: the only per-ISA code of the packed GEMM, behind one signature, as
-// in BLIS. The portable frame (src/gemm/cpu_packed.cpp: blocking loops, packing, GEMV, threads) calls them
+// in BLIS. The portable frame (src/gemm/cpu_packed/cpu_packed.cpp: blocking loops, packing, GEMV, threads) calls them
 // for every MR x NR tile of C; the kernel model's matrix fragments lower to them on the CPU.
 //
 // One micro-kernel computes an MR x NR tile of C, or an edge of it:

@@ -8,8 +8,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "gemm/ladder.hpp"
-#include "gemm/tiled.hpp"
+#include "gemm/tiled/ladder.hpp"
+#include "gemm/tiled/tiled.hpp"
 #include "portkern/error.hpp"
 #include "portkern/runtime/queue.hpp"
 

@@ -1,4 +1,4 @@
-#include "conv2d/tiled_config.hpp"
+#include "conv2d/tiled/tiled_config.hpp"
 
 namespace portkern::conv2d_impl {
 

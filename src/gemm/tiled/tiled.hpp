@@ -20,7 +20,7 @@
 #include <cstdint>
 
 #include "gemm/args.hpp"
-#include "gemm/tiled_config.hpp"
+#include "gemm/tiled/tiled_config.hpp"
 #include "portkern/kernel/model.hpp"
 #include "portkern/kernel/private_array.hpp"
 

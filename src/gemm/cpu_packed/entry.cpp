@@ -1,6 +1,6 @@
 // The `cpu_packed` family's registry entry (registry.hpp): one configuration, "default" — its block sizes are
 // data of the CPU's device class (cpu_packed.hpp), not choices a deployment makes. Runs on the CPU only.
-#include "gemm/cpu_packed.hpp"
+#include "gemm/cpu_packed/cpu_packed.hpp"
 #include "gemm/registry.hpp"
 
 namespace portkern::gemm_impl {

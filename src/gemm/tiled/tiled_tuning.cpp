@@ -1,5 +1,5 @@
 // The tuning build's lookup of a tiled configuration by name across the generated shards.
-#include "gemm/tiled_tuning.hpp"
+#include "gemm/tiled/tiled_tuning.hpp"
 
 namespace portkern::gemm_impl::tuning {
 

@@ -6,8 +6,8 @@
 #include <string_view>
 #include <utility>
 
-#include "gemm/tiled.hpp"
-#include "gemm/tiled_config.hpp"
+#include "gemm/tiled/tiled.hpp"
+#include "gemm/tiled/tiled_config.hpp"
 #include "portkern/runtime/queue.hpp"
 
 namespace portkern::gemm_impl::tuning {

@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "gemm/registry.hpp"
-#include "gemm/tiled_config.hpp"
-#include "gemm/tiled_runner.hpp"
+#include "gemm/tiled/tiled_config.hpp"
+#include "gemm/tiled/tiled_runner.hpp"
 
 namespace portkern::gemm_impl {
 

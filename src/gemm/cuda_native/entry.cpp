@@ -3,7 +3,7 @@
 // model picks the kernel from the shape). tf32x3 is float only: a double problem runs simt.
 #include <array>
 
-#include "gemm/cuda_gemm.hpp"
+#include "gemm/cuda_native/cuda_gemm.hpp"
 #include "gemm/registry.hpp"
 
 namespace portkern::gemm_impl {

@@ -5,9 +5,9 @@
 #include <type_traits>
 
 #include "gemm/deployment.hpp"
-#include "gemm/tiled_runner.hpp"
+#include "gemm/tiled/tiled_runner.hpp"
 #if PORTKERN_TUNING
-#include "gemm/tiled_tuning.hpp"
+#include "gemm/tiled/tiled_tuning.hpp"
 #endif
 #include "portkern/kernel/cuda.cuh"
 

@@ -1,4 +1,4 @@
-#include "gemm/tiled_config.hpp"
+#include "gemm/tiled/tiled_config.hpp"
 
 #include <algorithm>
 

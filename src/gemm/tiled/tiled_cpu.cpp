@@ -1,8 +1,8 @@
 // The deployed `tiled` configurations, instantiated for the CPU.
 #include "gemm/deployment.hpp"
-#include "gemm/tiled_runner.hpp"
+#include "gemm/tiled/tiled_runner.hpp"
 #if PORTKERN_TUNING
-#include "gemm/tiled_tuning.hpp"
+#include "gemm/tiled/tiled_tuning.hpp"
 #endif
 #include "portkern/kernel/cpu.hpp"
 

@@ -13,7 +13,7 @@
 #pragma once
 
 #include "conv2d/args.hpp"
-#include "conv2d/tiled_config.hpp"
+#include "conv2d/tiled/tiled_config.hpp"
 
 namespace portkern::conv2d_impl {
 

@@ -1,0 +1,12 @@
+// The `tiled` algorithm's instantiated configurations for the CPU back end.
+#include "conv2d/tiled/instantiated.hpp"
+#include "portkern/kernel/cpu.hpp"
+
+namespace portkern::conv2d_impl {
+
+bool run_tiled_cpu(const Queue& queue, std::string_view config, const ConvArgs& args, bool vector_c, bool vector_k) {
+  return with_tiled_conv(config, args, vector_c, vector_k,
+                         [&](const auto& kernel) { kernel::cpu::launch(queue, kernel.groups(), kernel); });
+}
+
+}  // namespace portkern::conv2d_impl

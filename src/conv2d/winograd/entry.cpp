@@ -1,0 +1,118 @@
+// The `winograd` algorithm (winograd.hpp): the input transform, alpha^2 batched GEMMs, the output transform,
+// over chunks of tiles; configurations f2 (F(2x2, 3x3)) and f4 (F(4x4, 3x3)). Its registry entry, and the
+// public API for weights transformed once (winograd_transform_filter, conv2d_winograd).
+#include <algorithm>
+
+#include "conv2d/call.hpp"
+#include "conv2d/registry.hpp"
+#include "conv2d/winograd/winograd.hpp"
+#include "portkern/blas.hpp"
+#include "portkern/error.hpp"
+
+namespace portkern::conv2d_impl {
+
+namespace {
+
+std::string why_not_winograd(const Conv2dDesc& d) {
+  if (d.window_h != 3 || d.window_w != 3) return "winograd needs a 3x3 window";
+  if (d.stride_h != 1 || d.stride_w != 1) return "winograd needs stride 1";
+  return undilated(d);
+}
+
+void transform_filter(const Queue& q, int tile, std::int64_t in_c, std::int64_t out_c, const float* filter, float* u) {
+  if (tile == 2) return launch(q, WinogradFilterTransform<2>{in_c, out_c, filter, u});
+  launch(q, WinogradFilterTransform<4>{in_c, out_c, filter, u});
+}
+
+// Winograd with the transformed filter `u`, or, when `u` is nullptr, with a.filter transformed into the call's
+// scratch first. The scratch block holds that filter, then V and the products of one chunk of tiles.
+template <int M>
+void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
+  constexpr int alpha = M + 2, positions = alpha * alpha;
+  const char* fn = conv2d_fn;
+  const std::int64_t tiles_h = (a.out_h + M - 1) / M, tiles_w = (a.out_w + M - 1) / M;
+  const std::int64_t tiles = checked_product({a.batch, tiles_h, tiles_w}, fn, "Winograd tiles");
+  const std::int64_t per_tile =
+      checked_mul(positions, checked_add(a.in_c, a.out_c, fn, "in_c + out_c"), fn, "Winograd floats per tile");
+  const std::int64_t budget =
+      (q.device().is_cpu() ? cache_chunk_bytes("PORTKERN_CONV2D_WINOGRAD_MB") : large_chunk_bytes) / 4;
+  const std::int64_t chunk = std::clamp<std::int64_t>(budget / per_tile, 1, tiles);
+  // The filter's floats rounded up to 64 bytes, so that V starts as aligned as the block.
+  const std::int64_t u_floats =
+      u ? 0 : (checked_product({positions, a.in_c, a.out_c}, fn, "the transformed filter") + 15) / 16 * 16;
+  const auto scratch = lease_floats(q, checked_add(u_floats, chunk * per_tile, fn, "Winograd scratch floats"),
+                                    "conv2d scratch (Winograd filter and tiles)");
+  if (!u) {
+    transform_filter(q, M, a.in_c, a.out_c, a.filter, scratch.as<float>());
+    u = scratch.as<float>();
+  }
+  float* v = scratch.as<float>() + u_floats;
+  float* m = v + chunk * positions * a.in_c;
+  for (std::int64_t t0 = 0; t0 < tiles; t0 += chunk) {
+    const std::int64_t t1 = std::min(tiles, t0 + chunk), count = t1 - t0;
+    const WinogradTiles range{tiles_h, tiles_w, t0, t1};
+    launch(q, WinogradInput<M>{a, range, v});
+    // For each position: products (out_c x tiles) = U (out_c x in_c) * V (in_c x tiles), column-major.
+    gemm_strided_batched<float>(q, Op::none, Op::none, a.out_c, count, a.in_c, 1.f, u, a.out_c, a.in_c * a.out_c, v,
+                                a.in_c, count * a.in_c, 0.f, m, a.out_c, count * a.out_c, positions);
+    launch(q, WinogradOutput<M>{a, range, m});
+  }
+}
+
+void run(Queue& queue, std::string_view config, const ConvArgs& a) {
+  if (config == "winograd/f2") run_winograd<2>(queue, a, nullptr);
+  else run_winograd<4>(queue, a, nullptr);
+}
+
+}  // namespace
+
+extern const AlgorithmEntry winograd_entry;
+const AlgorithmEntry winograd_entry{"winograd",
+                                    PORTKERN_CONV2D_NAMES("winograd/f2", "winograd/f4"),
+                                    PORTKERN_CONV2D_NAMES("winograd/f2", "winograd/f4"),
+                                    [](const Device&) { return std::string("winograd/f4"); },
+                                    why_not_winograd,
+                                    run};
+
+}  // namespace portkern::conv2d_impl
+
+namespace portkern {
+
+using namespace conv2d_impl;
+
+WinogradFilter winograd_transform_filter(Queue& queue, std::int64_t in_c, std::int64_t out_c, const float* filter,
+                                         int tile) {
+  const char* f = "portkern::winograd_transform_filter";
+  require(tile == 2 || tile == 4, f, "tile", tile, "2 (F(2x2, 3x3)) or 4 (F(4x4, 3x3))");
+  require(in_c >= 1, f, "in_c", in_c, ">= 1");
+  require(out_c >= 1, f, "out_c", out_c, ">= 1");
+  queue.check_pointer(filter, f, "filter");
+  WinogradFilter w;
+  w.tile_ = tile;
+  w.in_c_ = in_c;
+  w.out_c_ = out_c;
+  w.data_ = Buffer<float>(queue.device(), checked_product({tile + 2, tile + 2, in_c, out_c}, f, "(tile + 2)^2 * in_c * out_c"),
+                          "a Winograd-transformed filter");
+  transform_filter(queue, tile, in_c, out_c, filter, w.data_.data());
+  return w;
+}
+
+void conv2d_winograd(Queue& queue, const Conv2dDesc& desc, const float* input, const WinogradFilter& filter,
+                     float* output) {
+  const char* fn = conv2d_fn;
+  const Conv2dDesc d = conv2d_complete(desc);
+  require(filter.tile() == 2 || filter.tile() == 4, fn, "filter.tile()", filter.tile(),
+          "2 or 4 (a filter made by winograd_transform_filter)");
+  if (const std::string why = why_not_winograd(d); !why.empty())
+    fail(fn, "cannot use winograd for this descriptor: " + why);
+  require(filter.in_c() == d.in_c, fn, "filter.in_c()", filter.in_c(), "desc.in_c = " + std::to_string(d.in_c));
+  require(filter.out_c() == d.out_c, fn, "filter.out_c()", filter.out_c(), "desc.out_c = " + std::to_string(d.out_c));
+  require(filter.device() == queue.device(), fn, "filter.device()", filter.device().name(),
+          "the queue's device " + queue.device().name());
+  check_pointers(queue, d, input, filter.data(), output);
+  const ConvArgs a = make_args(d, input, nullptr, output);
+  if (filter.tile() == 2) run_winograd<2>(queue, a, filter.data());
+  else run_winograd<4>(queue, a, filter.data());
+}
+
+}  // namespace portkern
