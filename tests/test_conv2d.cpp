@@ -118,6 +118,19 @@ TEST(Conv2dCpuApi, NullPointersAreErrors) {
                         "winograd needs stride 1");
 }
 
+TEST(Conv2dCpuApi, DeploymentDescribesWhatItPicksFrom) {
+  const Conv2dDeployment deployed = conv2d_deployment(Device::cpu());
+  EXPECT_TRUE(deployed.device_class.starts_with("cpu-")) << deployed.device_class;
+  ASSERT_FALSE(deployed.algorithms.empty());
+  ASSERT_EQ(deployed.configs.size(), deployed.algorithms.size());
+  const std::vector<std::string> all = conv2d_algorithms();
+  for (std::size_t i = 0; i < deployed.algorithms.size(); ++i) {
+    EXPECT_NE(std::find(all.begin(), all.end(), deployed.algorithms[i]), all.end()) << deployed.algorithms[i];
+    EXPECT_FALSE(deployed.configs[i].empty()) << deployed.algorithms[i];
+  }
+  EXPECT_EQ(deployed.fallback, "im2col/chunked");
+}
+
 TEST(Conv2dCpuApi, SpaceIsEnumerableWithStableNames) {
   const auto all = conv2d_space(Device::cpu(), false);
   EXPECT_EQ(std::count_if(all.begin(), all.end(), [](const Conv2dChoice& c) { return c.algorithm == "tiled"; }), 81);

@@ -59,7 +59,7 @@ Conv2dDesc conv2d_complete(const Conv2dDesc& desc);
 // An algorithm and configuration to use instead of the deployment's pick; empty fields: the library
 // decides. A configuration names its algorithm ("tiled/t2x4_c4_k4"), so `config` alone is enough.
 struct Conv2dChoice {
-  std::string algorithm;   // "direct", "tiled", "im2col", "gemm_1x1", "winograd"
+  std::string algorithm;   // one of conv2d_algorithms(), e.g. "winograd"
   std::string config;      // a configuration name of that algorithm
   bool operator==(const Conv2dChoice&) const = default;
 };
@@ -83,6 +83,16 @@ bool conv2d_supports(const Device& device, const Conv2dDesc& desc, const Conv2dC
 
 // The algorithms' names, in the library's registry order (src/conv2d/registry.cpp).
 std::vector<std::string> conv2d_algorithms();
+
+// What a device's deployment (deploy/<class>/conv2d.hpp) picks from: its algorithms and, for each, the
+// configurations it ships, and the fallback it runs where its pick does not apply to a call.
+struct Conv2dDeployment {
+  std::string device_class;
+  std::vector<std::string> algorithms;
+  std::vector<std::vector<std::string>> configs;   // configs[i]: those of algorithms[i]
+  std::string fallback;
+};
+Conv2dDeployment conv2d_deployment(const Device& device);
 
 // The configuration `algorithm` runs on `device` when a caller names only the algorithm; an Error naming the
 // value for an unknown algorithm.

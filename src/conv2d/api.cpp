@@ -51,6 +51,8 @@ bool conv2d_supports(const Device& device, const Conv2dDesc& desc, const Conv2dC
   return reason.empty();
 }
 
+Conv2dDeployment conv2d_deployment(const Device& device) { return conv2d_impl::deployment(device); }
+
 Conv2dSelection conv2d_select(const Device& device, const Conv2dDesc& desc) {
   return conv2d_impl::select(device, conv2d_complete(desc));
 }

@@ -42,6 +42,18 @@ Conv2dSelection deployed_pick(const Conv2dDesc& d) {
 
 }  // namespace
 
+Conv2dDeployment deployment(const Device& device) {
+  return Conv2dDeployments::with(device_class(device).name, []<class D>() {
+    Conv2dDeployment out{std::string(D::device_class), {}, {}, std::string(D::fallback)};
+    for (std::string_view family : D::families) {
+      out.algorithms.emplace_back(family);
+      const auto configs = D::configs_of(family);
+      out.configs.emplace_back(configs.begin(), configs.end());
+    }
+    return out;
+  });
+}
+
 Conv2dSelection select(const Device& device, const Conv2dDesc& d) {
   return Conv2dDeployments::with(device_class(device).name, [&]<class D>() { return deployed_pick<D>(d); });
 }

@@ -12,6 +12,7 @@
 #include "bench/transpose_bench.hpp"
 #include "bench/vendor_figures.hpp"
 #include "cli/commands.hpp"
+#include "portkern/dnn.hpp"
 #include "cli/options.hpp"
 
 namespace portkern::cli {
@@ -74,7 +75,7 @@ void add_report(CLI::App& app) {
         conv.net = net;
         conv.threads = threads;
         conv.quick = !full;
-        if (!full) conv.algorithms = {"im2col", "gemm_1x1", "winograd"};   // the slow baselines only with --full
+        if (!full) conv.algorithms = conv2d_deployment(d).algorithms;   // the others (baselines) only with --full
         entry["conv2d_" + net] = bench::bench_conv2d(d, conv);
         bench::print_conv2d(entry["conv2d_" + net]);
         const auto& conv_rows = entry["conv2d_" + net]["rows"];
