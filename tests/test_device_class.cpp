@@ -7,6 +7,8 @@
 #include <set>
 
 #include "conv2d/deployment.hpp"
+#include "gemm/tiled/ladder.hpp"
+#include "gemm/tiled/tiled_config.hpp"
 #include "gemm_cases.hpp"
 #include "portkern/runtime/device_class.hpp"
 
@@ -124,6 +126,10 @@ std::vector<ClassChoice> executable_class_choices() {
     const GemmDeployment d = gemm_deployment_of_class(std::string(c.name));
     for (std::size_t f = 0; f < d.families.size(); ++f)
       for (const auto& config : d.configs[f]) all.push_back({std::string(c.name), {d.families[f], config}});
+    // The kernel model's fragments lowered to this class's micro-kernels (the ladder's staged step).
+    for (const auto& step : gemm_impl::ladder_steps)
+      if (gemm_impl::parse_tiled(step.cpu_config).memory == gemm_impl::TiledMemory::staged)
+        all.push_back({std::string(c.name), {"tiled", std::string(step.cpu_config)}});
   }
   return all;
 }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "gemm/tiled/ladder.hpp"
+#include "gemm/tiled/tiled_config.hpp"
 #include "gemm_cases.hpp"
 
 namespace portkern::testing {
@@ -63,6 +65,9 @@ std::vector<GemmChoice> cuda_choices() {
   const GemmDeployment d = gemm_deployment_of_class("cuda-sm90");
   for (std::size_t f = 0; f < d.families.size(); ++f)
     for (const auto& config : d.configs[f]) choices.push_back({d.families[f], config});
+  for (const auto& step : gemm_impl::ladder_steps)   // the kernel model's fragments on CUDA (the ladder's staged step)
+    if (gemm_impl::parse_tiled(step.cuda_config).memory == gemm_impl::TiledMemory::staged)
+      choices.push_back({"tiled", std::string(step.cuda_config)});
   return choices;
 }
 

@@ -55,6 +55,8 @@ nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions&
   GemmChoice used{library.family, library.config};
   nlohmann::json row = {{"op", std::is_same_v<T, float> ? "sgemm" : "dgemm"}, {"m", s.m}, {"n", s.n}, {"k", s.k},
                         {"batch", s.batch}, {"trans_a", s.trans_a}, {"trans_b", s.trans_b}};
+  const bool versus_library = !options.family.empty() || !options.config.empty();
+  if (!options.config.empty()) used = {options.config.substr(0, options.config.find('/')), options.config};
   if (!options.family.empty()) {
     // The best of the family's deployed configurations (one measurement each), then contested like the pick.
     const GemmDeployment d = gemm_deployment(q.device());
@@ -69,9 +71,10 @@ nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions&
     }
   }
 
-  // Contenders: portkern's choice, [the library's pick, when a family was asked for], every vendor.
+  // Contenders: portkern's choice, [the library's pick, when a family or configuration was asked for], every
+  // vendor.
   std::vector<Contender> contenders = {{timed(portkern_call(used)), nullptr}};
-  if (!options.family.empty()) contenders.push_back({timed(portkern_call({library.family, library.config})), nullptr});
+  if (versus_library) contenders.push_back({timed(portkern_call({library.family, library.config})), nullptr});
   std::vector<VendorFigure> figures;
   for (const auto& v : vendors) {
     const auto& call = vendor_call<T>(v);
@@ -87,7 +90,7 @@ nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions&
     figures[i].gflops = gflops_of(result.median_ms[first_vendor + i]);
     figures[i].spread = result.spread[first_vendor + i];
   }
-  if (!options.family.empty())
+  if (versus_library)
     row["library"] = {{"family", library.family}, {"config", library.config}, {"gflops", gflops_of(result.median_ms[1])}};
   row["family"] = used.family;
   row["config"] = used.config;

@@ -13,6 +13,7 @@ namespace portkern::bench {
 struct GemmBenchOptions {
   std::vector<GemmShape> shapes;
   std::string family;       // empty: the deployment's pick; else the best deployed configuration of this family
+  std::string config;       // else this configuration (any the build runs, e.g. a ladder step's)
   int threads = 0;          // CPU threads (0: all)
   bool double_precision = false;
   bool quick = true;        // shorter samples

@@ -37,8 +37,10 @@ nlohmann::json bench_ladder(const Device& device, std::int64_t size, int threads
                     {"speedup", previous > 0 ? gflops / previous : 1.0}, {"max_rel_error", error}});
     previous = gflops;
   };
-  for (const auto& step : gemm_impl::ladder_steps)
-    add(step.name, std::string(step.config), step.change, {"tiled", std::string(step.config)});
+  for (const auto& step : gemm_impl::ladder_steps) {
+    const std::string config(step.config(device.is_cpu()));
+    add(step.name, config, step.change, {"tiled", config});
+  }
   const GemmSelection pick = select_gemm(device, s);
   add("tuned", pick.config, "what the library picks (native family)", {pick.family, pick.config});
   nlohmann::json dev = describe(device, true);

@@ -32,7 +32,7 @@ void add_bench(CLI::App& app) {
   });
 
   auto* gemm = bench->add_subcommand("gemm", "GEMM vs OpenBLAS/oneDNN (CPU) or cuBLAS (GPU), same data, same run");
-  static std::string gemm_device = "cpu", set = "square", shapes_file, family, gemm_json;
+  static std::string gemm_device = "cpu", set = "square", shapes_file, family, config, gemm_json;
   static int gemm_threads = 0;
   static bool use_double = false, gemm_full = false;
   add_device_option(*gemm, gemm_device);
@@ -40,6 +40,9 @@ void add_bench(CLI::App& app) {
       ->capture_default_str();
   gemm->add_option("--shapes", shapes_file, "CSV with a header naming m,k,n,batch (instead of --set)");
   gemm->add_option("--family", family, "Report the best deployed configuration of this family (e.g. tiled)");
+  gemm->add_option("--config", config,
+                   "Time this configuration (any the build runs, e.g. a ladder step's) beside the library's pick")
+      ->excludes(gemm->get_option("--family"));
   add_threads_option(*gemm, gemm_threads);
   gemm->add_flag("--double", use_double, "Double precision instead of single");
   gemm->add_flag("--full", gemm_full, "Longer samples");
@@ -57,6 +60,7 @@ void add_bench(CLI::App& app) {
     bench::GemmBenchOptions options;
     options.shapes = shapes_file.empty() ? bench::gemm_set(set, d) : bench::read_gemm_shapes(shapes_file);
     options.family = family;
+    options.config = config;
     options.threads = gemm_threads;
     options.double_precision = use_double;
     options.quick = !gemm_full;

@@ -6,7 +6,12 @@
 
 #include <cstdint>
 
+#include <atomic>
+#include <exception>
+#include <mutex>
+
 #include "portkern/error.hpp"
+#include "portkern/kernel/cpu/fragment.hpp"
 #include "portkern/kernel/model.hpp"
 #include "portkern/runtime/queue.hpp"
 
@@ -17,7 +22,7 @@ class Group {
  public:
   using shape = S;
 
-  Group(std::int64_t linear, const Range& range) : range_(range) {
+  Group(std::int64_t linear, const Range& range, std::uint64_t launch = 0) : range_(range), launch_(launch) {
     x_ = linear % range.x;
     y_ = (linear / range.x) % range.y;
     z_ = linear / (range.x * range.y);
@@ -28,6 +33,9 @@ class Group {
   std::int64_t y() const { return y_; }
   std::int64_t z() const { return z_; }
   const Range& range() const { return range_; }
+  // Which launch this group belongs to (distinct for every launch of the process): per-thread state that
+  // groups of one launch share, such as packed operands, is valid for that launch only.
+  std::uint64_t launch() const { return launch_; }
 
   template <class F>
   PORTKERN_INLINE void for_each_item(F&& f) const {
@@ -46,6 +54,12 @@ class Group {
     return storage;
   }
 
+  // Matrix fragments and staged copies (portkern/kernel/fragment.hpp): the micro-kernels and their packing.
+  template <class Layout>
+  using staged_tiles = StagedTiles<Layout>;
+  template <class Layout>
+  using fragment = Fragment<Layout>;
+
   // One T[N] per item, laid out item-fastest so that a phase's item loop reads consecutive memory.
   template <class T, int N>
   struct private_array_type {
@@ -55,21 +69,45 @@ class Group {
 
  private:
   Range range_;
+  std::uint64_t launch_;
   std::int64_t x_, y_, z_;
 };
 
-// Runs kernel(group) for every group of `groups` on the queue's CPU threads.
+// A number distinct for every launch (Group::launch()).
+inline std::uint64_t next_launch() {
+  static std::atomic<std::uint64_t> count{0};
+  return count.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+// Runs kernel(group) for every group of `groups` on the queue's CPU threads. An exception a group throws (a
+// fragment's scratch that cannot be allocated) does not leave the parallel region: the remaining groups of
+// that thread are skipped and the first exception is rethrown after the region.
 template <class Kernel>
 void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
   require(groups.x >= 0 && groups.y >= 0 && groups.z >= 0, "portkern::kernel::launch", "groups.x*y*z",
           groups.size(), "made of non-negative counts");
   const std::int64_t total = groups.size();
   if (total == 0) return;
-#pragma omp parallel for schedule(static) num_threads(queue.cpu_threads())
-  for (std::int64_t i = 0; i < total; ++i) {
-    Group<typename Kernel::group_shape> group(i, groups);
-    kernel(group);
+  std::exception_ptr first;
+  std::mutex first_mutex;
+  const std::uint64_t launch_id = next_launch();
+#pragma omp parallel num_threads(queue.cpu_threads())
+  {
+    bool failed = false;
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < total; ++i) {
+      if (failed) continue;
+      try {
+        Group<typename Kernel::group_shape> group(i, groups, launch_id);
+        kernel(group);
+      } catch (...) {
+        failed = true;
+        const std::lock_guard lock(first_mutex);
+        if (!first) first = std::current_exception();
+      }
+    }
   }
+  if (first) std::rethrow_exception(first);
 }
 
 // The back end as a type, for host code written once over both (an operator's launch sequence is a template

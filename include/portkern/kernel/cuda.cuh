@@ -9,6 +9,7 @@
 #include <typeinfo>
 
 #include "portkern/error.hpp"
+#include "portkern/kernel/cuda/fragment.cuh"
 #include "portkern/kernel/model.hpp"
 #include "portkern/runtime/queue.hpp"
 #include "portkern/runtime/cuda_check.hpp"
@@ -37,6 +38,12 @@ struct Group {
     __shared__ alignas(16) T storage;
     return storage;
   }
+
+  // Matrix fragments and staged copies (portkern/kernel/fragment.hpp): registers, cp.async into shared memory.
+  template <class Layout>
+  using staged_tiles = StagedTiles<Layout>;
+  template <class Layout>
+  using fragment = Fragment<Layout>;
 
   template <class T, int N>
   struct private_array_type {

@@ -11,7 +11,8 @@
 //   local    — the group stages a (block_m x 16) tile of A and a (16 x block_n) tile of B in local memory
 //              (loads of `vec` consecutive elements where alignment allows), two barriers per tile;
 //   local_db — the same with two buffers: the next tile is loaded while the current one is used, one
-//              barrier per tile.
+//              barrier per tile;
+//   staged   — the model's matrix fragments and staged copies (staged.hpp, GemmStaged).
 // When it wins: on a GPU, local/local_db with 8 x 8 items of 4 x 4 to 8 x 8 register tiles for large
 // problems; global with small groups for skinny ones. On the CPU the portable form is far from the packed
 // native family (see docs/performance.md): it is the seed papers' research question, not the CPU's fast path.
@@ -26,10 +27,12 @@
 
 namespace portkern::gemm_impl {
 
-// Bytes of local memory a configuration needs (0 in global mode).
+// Bytes of local memory a configuration needs on CUDA (0 in global mode; staged: its ring of tiles).
 template <class T>
 constexpr std::int64_t tiled_local_bytes(const TiledConfig& p) {
   if (!p.uses_local()) return 0;
+  if (p.memory == TiledMemory::staged)
+    return std::int64_t(p.stages) * p.k_tile * (p.block_m() + p.block_n() + 4) * std::int64_t(sizeof(T));
   const std::int64_t buffers = p.memory == TiledMemory::local_db ? 2 : 1;
   return buffers * p.k_tile * (p.block_m() + p.block_n() + 1) * std::int64_t(sizeof(T));
 }

@@ -5,7 +5,9 @@
 // Seed 001's space is the item's register tile r x a x c (rows of C, k-step, columns of C), each in
 // {1, 2, 4, 8}, times ten work-group shapes: 640 configurations, all reading global memory directly. On top
 // of it, every configuration also exists with the group's tiles staged in local memory (k-tile 16, loads of
-// vector width 1 or 4), with and without double buffering.
+// vector width 1 or 4), with and without double buffering. The `staged` mode is the model's fast path
+// (portkern/kernel/fragment.hpp): the group's block of wg_m*r x wg_n*c is a matrix fragment fed by a
+// pipeline of `stages` staged copies of k_tile-deep tiles (cp.async on CUDA, micro-kernel panels on the CPU).
 #pragma once
 
 #include <array>
@@ -17,7 +19,7 @@
 
 namespace portkern::gemm_impl {
 
-enum class TiledMemory { global, local, local_db };
+enum class TiledMemory { global, local, local_db, staged };
 
 struct TiledConfig {
   int r = 4, a = 1, c = 4;        // item tile: r rows x c columns of C, k advanced a at a time
@@ -25,6 +27,7 @@ struct TiledConfig {
   TiledMemory memory = TiledMemory::global;
   int k_tile = 16;                // local modes: depth of the A and B tiles in local memory
   int vec = 1;                    // local modes: width of the cooperative loads (1 or 4)
+  int stages = 1;                 // staged: tiles in flight (>= 2); the loads' width follows the alignment
 
   constexpr bool operator==(const TiledConfig&) const = default;
   constexpr int group_size() const { return wg_m * wg_n; }
@@ -38,7 +41,8 @@ inline constexpr std::array<std::array<int, 2>, 10> tiled_work_groups = {
     {{1, 64}, {1, 128}, {8, 8}, {8, 16}, {8, 32}, {16, 8}, {16, 16}, {32, 8}, {64, 1}, {128, 1}}};
 inline constexpr std::array<int, 4> tiled_tile_sizes = {1, 2, 4, 8};
 
-// "tiled/r4a1c4_wg16x16_global", "tiled/r8a2c4_wg16x16_local_k16_v4", "tiled/..._localdb_k16_v1".
+// "tiled/r4a1c4_wg16x16_global", "tiled/r8a2c4_wg16x16_local_k16_v4", "tiled/..._localdb_k16_v1",
+// "tiled/r8a1c8_wg16x16_staged_k16_s3".
 std::string name(const TiledConfig& config);
 
 namespace detail {
@@ -57,13 +61,18 @@ constexpr TiledConfig parse_tiled(std::string_view s, bool* ok = nullptr) {
     if (detail::parse_literal(s, "_global")) {
       p.memory = TiledMemory::global;
     } else {
-      if (detail::parse_literal(s, "_localdb_k"))
-        p.memory = TiledMemory::local_db;
-      else if (detail::parse_literal(s, "_local_k"))
-        p.memory = TiledMemory::local;
-      else
-        good = false;
-      good = good && detail::parse_int(s, p.k_tile) && detail::parse_literal(s, "_v") && detail::parse_int(s, p.vec);
+      if (detail::parse_literal(s, "_staged_k")) {
+        p.memory = TiledMemory::staged;
+        good = detail::parse_int(s, p.k_tile) && detail::parse_literal(s, "_s") && detail::parse_int(s, p.stages);
+      } else {
+        if (detail::parse_literal(s, "_localdb_k"))
+          p.memory = TiledMemory::local_db;
+        else if (detail::parse_literal(s, "_local_k"))
+          p.memory = TiledMemory::local;
+        else
+          good = false;
+        good = good && detail::parse_int(s, p.k_tile) && detail::parse_literal(s, "_v") && detail::parse_int(s, p.vec);
+      }
     }
     good = good && s.empty();
   }
@@ -71,10 +80,18 @@ constexpr TiledConfig parse_tiled(std::string_view s, bool* ok = nullptr) {
   return p;
 }
 
+// The staged mode's sub-space: register tiles of 4 or 8 (in runs of 4: 16-byte fragment loads on CUDA) on
+// groups of 64 to 256 items, k-tiles of 8 or 16 and 2 to 4 stages (the GPU's part); and blocks of 128 to 512
+// rows by 256 to 1024 columns, k-tiles of 256 or 512, two stages (the CPU's part: the micro-kernels' cache
+// blocking). 144 + 18 configurations.
+inline constexpr std::array<std::array<int, 2>, 6> staged_gpu_groups = {{{8, 8}, {8, 16}, {16, 8}, {16, 16}, {8, 32}, {32, 8}}};
+inline constexpr std::array<std::array<int, 2>, 3> staged_cpu_blocks = {{{128, 256}, {256, 512}, {512, 1024}}};
+inline constexpr int tiled_staged_space_size = 4 * 6 * 2 * 3 + 3 * 3 * 2;
+
 // Every configuration of the space, as a compile-time table: seed 001's 640 (global memory) first, then the
-// same 640 for each local-memory mode (local, local_db) and load width (1, 4).
+// same 640 for each local-memory mode (local, local_db) and load width (1, 4), then the staged configurations.
 inline constexpr int tiled_seed_space_size = 640;
-inline constexpr int tiled_space_size = 5 * tiled_seed_space_size;
+inline constexpr int tiled_space_size = 5 * tiled_seed_space_size + tiled_staged_space_size;
 
 constexpr std::array<TiledConfig, tiled_space_size> make_tiled_space() {
   std::array<TiledConfig, tiled_space_size> space{};
@@ -88,6 +105,15 @@ constexpr std::array<TiledConfig, tiled_space_size> make_tiled_space() {
   add_all(TiledMemory::global, 1);
   for (TiledMemory memory : {TiledMemory::local, TiledMemory::local_db})
     for (int vec : {1, 4}) add_all(memory, vec);
+  for (auto [wg_m, wg_n] : staged_gpu_groups)
+    for (int r : {4, 8})
+      for (int c : {4, 8})
+        for (int k_tile : {8, 16})
+          for (int stages : {2, 3, 4}) space[i++] = TiledConfig{r, 1, c, wg_m, wg_n, TiledMemory::staged, k_tile, 1, stages};
+  for (auto [block_m, block_n] : staged_cpu_blocks)
+    for (int items : {8, 16, 32})   // the same CPU block on groups of items x items (CUDA's threads)
+      for (int k_tile : {256, 512})
+        space[i++] = TiledConfig{block_m / items, 1, block_n / items, items, items, TiledMemory::staged, k_tile, 1, 2};
   return space;
 }
 inline constexpr auto tiled_space_table = make_tiled_space();

@@ -10,7 +10,7 @@ namespace portkern::gemm_impl {
 
 template <class T>
 void run_tiled_cpu(const Queue& queue, std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args) {
-  run_tiled<CpuTiledConfigs>(
+  run_tiled<CpuTiledConfigs, true>(
       config, trans_a, trans_b, args,
       [&](const auto& kernel) { kernel::cpu::launch(queue, kernel.groups(args), kernel); },
       [&](std::string_view name, const auto& float_args) {

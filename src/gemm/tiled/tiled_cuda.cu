@@ -24,12 +24,12 @@ constexpr TiledConfig fit_static_shared(TiledConfig p) {
 
 template <class T>
 void run_tiled_cuda(const Queue& queue, std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args) {
-  run_tiled<CudaDeployment>(
+  run_tiled<CudaDeployment, false>(
       config, trans_a, trans_b, args,
       [&]<class Kernel>(const Kernel& kernel) {
         constexpr TiledConfig fitted = fit_static_shared<T>(Kernel::config);
         if constexpr (tiled_local_bytes<T>(fitted) <= static_shared_limit) {
-          const GemmTiled<fitted, T, Kernel::trans_a, Kernel::trans_b> fitting{kernel.args};
+          const TiledKernel<fitted, T, Kernel::trans_a, Kernel::trans_b> fitting{kernel.args};
           kernel::cuda::launch(queue, fitting.groups(args), fitting);
         } else {
           fail("portkern::gemm", "configuration '" + std::string(config) + "' needs " +

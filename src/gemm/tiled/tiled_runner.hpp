@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "gemm/tiled/ladder.hpp"
+#include "gemm/tiled/staged.hpp"
 #include "gemm/tiled/tiled.hpp"
 #include "portkern/error.hpp"
 #include "portkern/runtime/queue.hpp"
@@ -25,15 +26,20 @@ bool with_tiled_config(std::string_view config, Launch&& launch) {
   }(std::make_index_sequence<names.size()>{});
 }
 
-// Launches GemmTiled<P, T, ta, tb> through `launch_kernel(kernel)` for the run-time transposes.
+// The kernel of configuration P: GemmStaged in the staged mode, GemmTiled otherwise.
+template <TiledConfig P, class T, bool TransA, bool TransB>
+using TiledKernel = std::conditional_t<P.memory == TiledMemory::staged, GemmStaged<P, T, TransA, TransB>,
+                                       GemmTiled<P, T, TransA, TransB>>;
+
+// Launches the kernel of P through `launch_kernel(kernel)` for the run-time transposes.
 template <TiledConfig P, class T, class LaunchKernel>
 void launch_tiled(bool trans_a, bool trans_b, const GemmArgs<T>& args, LaunchKernel&& launch_kernel) {
   if (trans_a) {
-    if (trans_b) return launch_kernel(GemmTiled<P, T, true, true>{args});
-    return launch_kernel(GemmTiled<P, T, true, false>{args});
+    if (trans_b) return launch_kernel(TiledKernel<P, T, true, true>{args});
+    return launch_kernel(TiledKernel<P, T, true, false>{args});
   }
-  if (trans_b) return launch_kernel(GemmTiled<P, T, false, true>{args});
-  launch_kernel(GemmTiled<P, T, false, false>{args});
+  if (trans_b) return launch_kernel(TiledKernel<P, T, false, true>{args});
+  launch_kernel(TiledKernel<P, T, false, false>{args});
 }
 
 [[noreturn]] inline void tiled_config_missing(std::string_view config, std::string_view device_class) {
@@ -42,24 +48,23 @@ void launch_tiled(bool trans_a, bool trans_b, const GemmArgs<T>& args, LaunchKer
                              "/gemm.hpp)");
 }
 
-// The lookup both back ends make: the deployment's configurations (every transpose combination), then —
-// for float without transposes — the optimisation ladder's steps and, in a tuning build, the whole space.
-// `launch_kernel(kernel)` launches one GemmTiled on the back end; `tuning(config, float_args)` is the
-// tuning build's lookup (false when it has no such configuration).
-template <class Deployment, class T, class LaunchKernel, class Tuning>
+// The lookup both back ends make: the deployment's configurations, then the optimisation ladder's steps (every
+// transpose combination and precision: the ladder's last step is the model's fragment path, tested like a
+// deployment), then — for float without transposes, in a tuning build — the whole space.
+// `launch_kernel(kernel)` launches one kernel on the back end; `tuning(config, float_args)` is the tuning
+// build's lookup (false when it has no such configuration).
+template <class Deployment, bool Cpu, class T, class LaunchKernel, class Tuning>
 void run_tiled(std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args,
                LaunchKernel&& launch_kernel, Tuning&& tuning) {
-  if (with_tiled_config<Deployment::tiled>(
-          config, [&]<TiledConfig P>() { launch_tiled<P, T>(trans_a, trans_b, args, launch_kernel); }))
-    return;
-  if constexpr (std::is_same_v<T, float>) {
-    if (!trans_a && !trans_b) {
-      if (with_tiled_config<ladder_configs>(
-              config, [&]<TiledConfig P>() { launch_kernel(GemmTiled<P, float, false, false>{args}); }))
-        return;
-      if (tuning(config, args)) return;
-    }
+  auto launch = [&]<TiledConfig P>() { launch_tiled<P, T>(trans_a, trans_b, args, launch_kernel); };
+  if (with_tiled_config<Deployment::tiled>(config, launch)) return;
+  if constexpr (Cpu) {
+    if (with_tiled_config<ladder_cpu_configs>(config, launch)) return;
+  } else {
+    if (with_tiled_config<ladder_cuda_configs>(config, launch)) return;
   }
+  if constexpr (std::is_same_v<T, float>)
+    if (!trans_a && !trans_b && tuning(config, args)) return;
   tiled_config_missing(config, Deployment::device_class);
 }
 

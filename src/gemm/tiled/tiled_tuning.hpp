@@ -6,7 +6,7 @@
 #include <string_view>
 #include <utility>
 
-#include "gemm/tiled/tiled.hpp"
+#include "gemm/tiled/tiled_runner.hpp"
 #include "gemm/tiled/tiled_config.hpp"
 #include "portkern/runtime/queue.hpp"
 

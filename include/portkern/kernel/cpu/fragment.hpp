@@ -1,0 +1,203 @@
+// The CPU lowering of the kernel model's matrix fragments and staged copies (portkern/kernel/fragment.hpp).
+//
+// A group runs on one thread. Its staged tiles are the packing of op(A) and op(B) blocks into the panels the
+// ISA's micro-kernels read (pack.hpp); a copy only records which k-tile a slot holds, and the packing happens
+// when the tile is first multiplied (so the packed panels are hot in the caches when the micro-kernels read
+// them). A's tile goes to one per-thread buffer. B's tiles of a column block are kept, per thread, for the
+// whole depth while it fits in 8 MiB: the thread's next groups (the next row blocks of the same columns,
+// consecutive in the static schedule) reuse them, so B is packed once per column block as in BLIS's loop
+// order, not once per group. Where few row panels use B (the problem has at most MR rows, or 16 MR with B
+// not transposed) the micro-kernels read B where it is (cpu_packed's rule): packing would only copy it. Its fragment is the output block
+// itself: the micro-kernels (microkernel.hpp) update MR x NR tiles of it in registers, B's NR-column
+// micro-panel in L1 and A's panels in L2 (BLIS's loop order), the first k-tile with alpha and beta, the next
+// ones adding alpha * A_tile * B_tile.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "portkern/error.hpp"
+#include "portkern/kernel/cpu/microkernel.hpp"
+#include "portkern/kernel/cpu/pack.hpp"
+#include "portkern/kernel/fragment.hpp"
+
+namespace portkern::kernel::cpu {
+
+// A per-thread, 64-byte aligned scratch block of `count` T (one per Use), grown on demand and kept for the
+// thread's life.
+enum class ScratchUse { tiles, packed_columns };
+template <class T, ScratchUse Use>
+T* thread_scratch(std::int64_t count) {
+  struct Block {
+    void* p = nullptr;
+    std::size_t bytes = 0;
+    ~Block() { std::free(p); }
+  };
+  static thread_local Block block;
+  const std::size_t bytes = (std::size_t(count) * sizeof(T) + 127) / 64 * 64;
+  if (bytes > block.bytes) {
+    std::free(block.p);
+    block.p = std::aligned_alloc(64, bytes);
+    block.bytes = block.p ? bytes : 0;
+    if (!block.p) throw std::bad_alloc();
+  }
+  return static_cast<T*>(block.p);
+}
+
+// The packed B tiles of the column block a thread last worked on (see above): which block, and which tiles
+// of it are packed.
+template <class T>
+struct PackedColumns {
+  static constexpr std::int64_t max_bytes = std::int64_t(8) << 20;
+  std::uint64_t launch = 0;   // valid within one launch only: B's contents may change between launches
+  const T* b = nullptr;
+  std::int64_t ld = 0, n0 = 0, cols = 0, k = 0, tile_elements = 0;
+  bool transposed = false;
+  const MicroKernels<T>* set = nullptr;
+  std::vector<bool> packed;
+  T* tiles = nullptr;
+};
+
+template <class L>
+class StagedTiles {
+ public:
+  using T = typename L::value_type;
+
+  template <class Group>
+  explicit StagedTiles(Group& g) : set_(active_microkernels<T>()), launch_(g.launch()) {
+    const std::int64_t mr = set_.blocking.mr(), nr = set_.blocking.nr;
+    a_ = thread_scratch<T, ScratchUse::tiles>(round_up_to(L::BM, mr) * L::KT + round_up_to(L::BN, nr) * L::KT);
+    b_ = a_ + round_up_to(L::BM, mr) * L::KT;
+  }
+
+  // Records that `slot` holds op(A)[m0 : m0+BM, l0 : l0+KT] and op(B)[l0 : l0+KT, n0 : n0+BN] (clipped to
+  // m x k and k x n); packed when multiplied.
+  template <class Group>
+  void copy(Group&, int slot, const MatrixOperand<T>& a, const MatrixOperand<T>& b, std::int64_t m0,
+            std::int64_t n0, std::int64_t l0, std::int64_t m, std::int64_t n, std::int64_t k) {
+    if (l0 >= k) return;
+    slots_[slot] = Request{a, b, m0, n0, l0, L::KT < k - l0 ? L::KT : k - l0,
+                           L::BM < m - m0 ? L::BM : m - m0, L::BN < n - n0 ? L::BN : n - n0, k, m};
+  }
+
+  template <class Group>
+  void wait(Group&) const {}
+
+  // The micro-kernels' panels of `slot`'s tiles, packed once; `rows`, `cols` and `depth` of the block.
+  struct Packed {
+    const T* a;
+    const T* b;              // B's panels, or B itself (b_columns / b_step as the micro-kernels take them)
+    bool b_columns;
+    std::int64_t b_step;     // packed: the panel's width; in place: ldb
+    std::int64_t rows, cols, depth;
+    bool b_in_place;
+  };
+  Packed packed(int slot) {
+    const Request& r = slots_[slot];
+    const Operands<T> op{r.a.transposed, r.b.transposed, r.a.data, r.a.ld, r.b.data, r.b.ld, T(1)};
+    if (packed_slot_ != slot) {
+      pack_a(set_, op, r.m0, r.rows, r.l0, r.depth, a_);
+      packed_slot_ = slot;
+    }
+    const std::int64_t mr = set_.blocking.mr();
+    if ((!r.b.transposed && r.m <= 16 * mr) || r.m <= mr) {
+      const T* b = r.b.transposed ? r.b.data + r.l0 * r.b.ld + r.n0 : r.b.data + r.n0 * r.b.ld + r.l0;
+      return {a_, b, !r.b.transposed, r.b.ld, r.rows, r.cols, r.depth, true};
+    }
+    return {a_, packed_b(op, r), false, 0, r.rows, r.cols, r.depth, false};
+  }
+  void consumed() { packed_slot_ = -1; }
+
+  const MicroKernels<T>& set() const { return set_; }
+
+ private:
+  struct Request {
+    MatrixOperand<T> a, b;
+    std::int64_t m0, n0, l0, depth, rows, cols, k, m;
+  };
+
+  // B's tile of request r: from the thread's packed column block when it fits there, else packed anew.
+  const T* packed_b(const Operands<T>& op, const Request& r) {
+    const std::int64_t tile_elements = round_up_to(L::BN, set_.blocking.nr) * L::KT;
+    const std::int64_t count = (r.k + L::KT - 1) / L::KT;
+    if (count * tile_elements * std::int64_t(sizeof(T)) > PackedColumns<T>::max_bytes) {
+      pack_b(set_, op, r.l0, r.depth, r.n0, r.cols, b_);
+      return b_;
+    }
+    static thread_local PackedColumns<T> block;
+    if (block.launch != launch_ || block.b != r.b.data || block.ld != r.b.ld || block.transposed != r.b.transposed || block.n0 != r.n0 ||
+        block.cols != r.cols || block.k != r.k || block.tile_elements != tile_elements || block.set != &set_) {
+      block.tiles = nullptr;   // another column block: start over
+      block.packed.assign(std::size_t(count), false);
+      block.launch = launch_, block.b = r.b.data, block.ld = r.b.ld, block.transposed = r.b.transposed, block.n0 = r.n0;
+      block.cols = r.cols, block.k = r.k, block.tile_elements = tile_elements, block.set = &set_;
+    }
+    if (!block.tiles) block.tiles = thread_scratch<T, ScratchUse::packed_columns>(count * tile_elements);
+    const std::int64_t tile = r.l0 / L::KT;
+    T* b = block.tiles + tile * tile_elements;
+    if (!block.packed[std::size_t(tile)]) {
+      pack_b(set_, op, r.l0, r.depth, r.n0, r.cols, b);
+      block.packed[std::size_t(tile)] = true;
+    }
+    return b;
+  }
+
+  const MicroKernels<T>& set_;
+  std::uint64_t launch_;
+  T* a_;
+  T* b_;
+  Request slots_[L::Stages] = {};
+  int packed_slot_ = -1;
+};
+
+template <class L>
+class Fragment {
+ public:
+  using T = typename L::value_type;
+
+  template <class Group>
+  Fragment(Group&, const BlockOutput<T>& out) : out_(out) {}
+
+  // out += alpha * A_tile * B_tile, the first tile also applying beta.
+  template <class Group>
+  void mma(Group&, StagedTiles<L>& tiles, int slot) {
+    const auto p = tiles.packed(slot);
+    tiles.consumed();
+    const MicroKernels<T>& set = tiles.set();
+    const std::int64_t mr = set.blocking.mr(), nr = set.blocking.nr, lanes = set.blocking.lanes;
+    const T beta = first_ ? out_.beta : T(1);
+    for (std::int64_t jr = 0; jr < p.cols; jr += nr) {
+      const std::int64_t cols = nr < p.cols - jr ? nr : p.cols - jr;
+      // Packed: panel jr / nr at jr * depth, rows of `cols`; in place: column or row jr of B.
+      const T* b = !p.b_in_place ? p.b + jr * p.depth : p.b_columns ? p.b + jr * p.b_step : p.b + jr;
+      const std::int64_t b_step = p.b_in_place ? p.b_step : cols;
+      for (std::int64_t ir = 0; ir < p.rows; ir += mr) {
+        const std::int64_t rows = mr < p.rows - ir ? mr : p.rows - ir;
+        const std::int64_t width = round_up_to(rows, lanes), vectors = width / lanes;
+        set.kernel(p.b_columns, int(vectors), int(cols))(p.depth, p.a + ir * p.depth, width, b, b_step,
+                                                 out_.c + jr * out_.ldc + ir, out_.ldc, out_.alpha, beta,
+                                                 int(rows - (vectors - 1) * lanes));
+      }
+    }
+    first_ = false;
+  }
+
+  // Nothing left to write, except where no tile was multiplied (k == 0): out = beta * out.
+  template <class Group>
+  void store(Group&) {
+    if (!first_) return;
+    for (std::int64_t j = 0; j < out_.cols; ++j)
+      for (std::int64_t i = 0; i < out_.rows; ++i) {
+        T& c = out_.c[j * out_.ldc + i];
+        c = out_.beta == T(0) ? T(0) : out_.beta * c;
+      }
+  }
+
+ private:
+  BlockOutput<T> out_;
+  bool first_ = true;
+};
+
+}  // namespace portkern::kernel::cpu

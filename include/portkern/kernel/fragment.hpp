@@ -1,0 +1,65 @@
+// Matrix fragments and staged copies: the kernel model's two primitives for a fast GEMM-like kernel, written
+// once and lowered natively by each back end (as SYCL's joint_matrix, CuTe's MMA atoms and copy pipelines,
+// and BLIS's micro-kernel signature do).
+//
+// A group owns a BM x BN block of an output matrix and walks the depth k in tiles of KT:
+//
+//   using L = kernel::BlockShape<T, BM, BN, KT, Stages>;
+//   typename Group::template staged_tiles<L> tiles(g);        // group-local ring of Stages (A, B) tiles
+//   typename Group::template fragment<L> acc(g, out);         // the accumulator of the block, zeroed
+//   for (int s = 0; s < Stages - 1; ++s) tiles.copy(g, s, a, b, m0, n0, s * KT, k);   // issued ahead
+//   for (std::int64_t t = 0; t < tiles_of_k; ++t) {
+//     tiles.wait(g);                                           // tile t is in its slot, visible to the group
+//     tiles.copy(g, (t + Stages - 1) % Stages, a, b, m0, n0, (t + Stages - 1) * KT, k);  // the next, in flight
+//     acc.mma(g, tiles, t % Stages);                          // acc += A_tile * B_tile
+//   }
+//   acc.store(g);                                              // out = alpha * acc + beta * out
+//
+// Every call is group-scope and uniform: on CUDA every item of the group makes it and does its share; on the
+// CPU the group makes it once. A copy of a tile starting at or beyond k is a no-op (the pipeline's tail).
+//
+// What each back end lowers them to:
+//   staged_tiles  CUDA: __shared__ ring of Stages tiles filled with cp.async (16-byte chunks where the
+//                 operand's alignment allows, zero-filled past the matrix's edges), a commit group per copy,
+//                 wait = cp.async.wait_group<Stages - 2> + barrier; plain loads before sm_80.
+//                 CPU: the packing of op(A) and op(B) blocks into the micro-kernels' panels
+//                 (portkern/kernel/cpu/pack.hpp), done when the tile is first multiplied, with one buffer.
+//   fragment      CUDA: registers; each item owns TM x TN outputs in 4-wide runs (16-byte shared loads),
+//                 SIMT FMA (IEEE fp32 / fp64).
+//                 CPU: the block of the output itself, updated by the ISA's register-blocked micro-kernels
+//                 (portkern/kernel/cpu/microkernel.hpp: AVX-512, AVX2 or plain C++), alpha and beta applied
+//                 on the first tile as BLIS does.
+#pragma once
+
+#include <cstdint>
+
+namespace portkern::kernel {
+
+// op(X) of a column-major matrix: element (i, j) at data[transposed ? i * ld + j : j * ld + i].
+template <class T>
+struct MatrixOperand {
+  const T* data;
+  std::int64_t ld;
+  bool transposed;
+};
+
+// The output block a fragment is stored to: rows x cols of column-major c (the block's first element).
+template <class T>
+struct BlockOutput {
+  T* c;
+  std::int64_t ldc, rows, cols;
+  T alpha, beta;   // beta == 0: the output is not read (NaN there does not come through)
+};
+
+// The shape of a group's block multiply: a BM x BN block, k-tiles of KT, Stages tiles in flight, and the
+// group's items as ItemsM x ItemsN (CUDA's threads; each owns BM / ItemsM x BN / ItemsN outputs).
+template <class T, int BM_, int BN_, int KT_, int Stages_, int ItemsM, int ItemsN>
+struct BlockShape {
+  using value_type = T;
+  static constexpr int BM = BM_, BN = BN_, KT = KT_, Stages = Stages_, items_m = ItemsM, items_n = ItemsN;
+  static constexpr int TM = BM / ItemsM, TN = BN / ItemsN;
+  static_assert(BM % ItemsM == 0 && BN % ItemsN == 0, "the items must split the block evenly");
+  static_assert(Stages >= 2, "a pipeline of at least two stages: one in use, one in flight");
+};
+
+}  // namespace portkern::kernel
