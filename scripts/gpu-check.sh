@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: build portkern, run the `gpu` tests (and the rest), the benchmarks, and
 # print a short table last. Logs and JSON go to $OUT/gpu-check.tgz (or ./gpu-check-out/).
-# PARTS (default "transpose gemm conv2d ops baselines sanitize") picks the steps, e.g. PARTS=ops for the
-# operator suite: `baselines` checks with PyTorch that our cuDNN/cuBLAS rows are the vendor at its best
+# PARTS (default "transpose gemm model conv2d ops baselines sanitize") picks the steps, e.g. PARTS=ops for the
+# operator suite: `model` times the kernel model's fragment path (seed 002's ladder, and its staged step alone
+# against cuBLAS on the square and nets-quick sets); `baselines` checks with PyTorch that our cuDNN/cuBLAS rows are the vendor at its best
 # (tools/baselines/torch_check.py, after the gemm and conv2d benchmarks), `sanitize` runs compute-sanitizer's
 # memcheck, racecheck and initcheck over the GPU tests (SANITIZE_TOOLS, SANITIZE_FILTER narrow it).
 # TESTS=all|gpu|none picks the CTest runs, GEMM_SETS (default "square seed nets tiled") the GEMM benchmark's sets.
@@ -17,7 +18,7 @@ jobs=$(nproc)
 source scripts/gpu-env.sh
 
 step() { echo; echo "== $*"; }
-parts=" ${PARTS:-transpose gemm conv2d ops baselines sanitize} "
+parts=" ${PARTS:-transpose gemm model conv2d ops baselines sanitize} "
 want() { [[ $parts == *" $1 "* ]]; }
 
 step "configure + build ($jobs jobs)"
@@ -54,6 +55,16 @@ for set in ${GEMM_SETS:-square seed nets tiled}; do
     ./build/portkern bench gemm --device cuda:0 --set $set --json "$out/gemm-cuda-$set.json" > "$out/gemm-cuda-$set.txt" 2>&1
   fi
   tail -3 "$out/gemm-cuda-$set.txt"
+done
+fi
+if want model; then
+./build/portkern bench gemm --device cuda:0 --set ladder --json "$out/ladder-cuda.json" > "$out/ladder-cuda.txt" 2>&1
+tail -10 "$out/ladder-cuda.txt"
+staged=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['rows'][-2]['config'])" "$out/ladder-cuda.json")
+for set in square nets-quick; do
+  ./build/portkern bench gemm --device cuda:0 --set $set --config "$staged" --json "$out/gemm-cuda-staged-$set.json" \
+    > "$out/gemm-cuda-staged-$set.txt" 2>&1
+  tail -3 "$out/gemm-cuda-staged-$set.txt"
 done
 fi
 if want conv2d; then

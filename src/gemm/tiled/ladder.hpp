@@ -29,7 +29,7 @@ inline constexpr std::array<LadderStep, 7> ladder_steps = {{
      "padded tiles, double-buffered: one barrier per k-tile"},
     {"vectorised", "tiled/r8a1c8_wg16x16_localdb_k16_v4", "tiled/r8a1c8_wg16x16_localdb_k16_v4",
      "8 x 8 outputs per item, 16-byte cooperative loads"},
-    {"fragments + staged copies", "tiled/r8a1c16_wg16x16_staged_k512_s2", "tiled/r8a1c8_wg16x16_staged_k8_s4",
+    {"fragments + staged copies", "tiled/r8a1c16_wg16x16_staged_k512_s2", "tiled/r8a1c8_wg16x16_staged_k16_s2",
      "the model's fragments and staged copies: micro-kernels over packed panels (CPU), cp.async pipeline (CUDA)"},
 }};
 
