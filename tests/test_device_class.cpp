@@ -128,7 +128,10 @@ std::vector<ClassChoice> executable_class_choices() {
       for (const auto& config : d.configs[f]) all.push_back({std::string(c.name), {d.families[f], config}});
     // The kernel model's fragments lowered to this class's micro-kernels (the ladder's staged step).
     for (const auto& step : gemm_impl::ladder_steps)
-      if (gemm_impl::parse_tiled(step.cpu_config).memory == gemm_impl::TiledMemory::staged)
+      if (gemm_impl::parse_tiled(step.cpu_config).memory == gemm_impl::TiledMemory::staged &&
+          std::none_of(all.begin(), all.end(), [&](const ClassChoice& x) {
+            return x.device_class == c.name && x.choice.config == step.cpu_config;
+          }))
         all.push_back({std::string(c.name), {"tiled", std::string(step.cpu_config)}});
   }
   return all;

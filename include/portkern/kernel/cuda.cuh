@@ -58,7 +58,18 @@ __global__ void __launch_bounds__(Kernel::group_shape::size) entry(const Kernel 
   kernel(group);
 }
 
-// Launches kernel(group) for every group of `groups` on the queue's stream; checks the launch.
+// Bytes of dynamic shared memory a kernel's launch reserves: its staged tiles' ring when it names a
+// `staged_block` (fragment.hpp), else none.
+template <class Kernel>
+constexpr std::size_t dynamic_shared_bytes() {
+  if constexpr (requires { typename Kernel::staged_block; })
+    return StagedTiles<typename Kernel::staged_block>::storage_bytes;
+  else
+    return 0;
+}
+
+// Launches kernel(group) for every group of `groups` on the queue's stream; checks the launch. Dynamic shared
+// memory beyond the default 48 KiB is opted into (an Error naming the size where the device has less).
 template <class Kernel>
 void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
   using S = typename Kernel::group_shape;
@@ -71,9 +82,19 @@ void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
   require(groups.y < 65536, function, "groups.y", groups.y, "< 65536 on CUDA");
   require(groups.z < 65536, function, "groups.z", groups.z, "< 65536 on CUDA");
   PORTKERN_CUDA_CHECK(function, cudaSetDevice(queue.device().index()));
+  constexpr std::size_t dynamic = dynamic_shared_bytes<Kernel>();
+  if constexpr (dynamic > 48 * 1024) {
+    int most = 0;
+    PORTKERN_CUDA_CHECK(function, cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                                         queue.device().index()));
+    require(dynamic <= std::size_t(most), function, "the group's shared memory (bytes)", std::int64_t(dynamic),
+            "<= " + std::to_string(most) + ", the most a block of this device may use");
+    PORTKERN_CUDA_CHECK(function, cudaFuncSetAttribute(entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                       int(dynamic)));
+  }
   const dim3 grid(unsigned(groups.x), unsigned(groups.y), unsigned(groups.z));
   const dim3 block(S::x, S::y, S::z);
-  entry<Kernel><<<grid, block, 0, static_cast<cudaStream_t>(queue.native_stream())>>>(kernel);
+  entry<Kernel><<<grid, block, dynamic, static_cast<cudaStream_t>(queue.native_stream())>>>(kernel);
   PORTKERN_CUDA_CHECK(function, cudaGetLastError());
 }
 

@@ -19,13 +19,15 @@
 // CPU the group makes it once. A copy of a tile starting at or beyond k is a no-op (the pipeline's tail).
 //
 // What each back end lowers them to:
-//   staged_tiles  CUDA: __shared__ ring of Stages tiles filled with cp.async (16-byte chunks where the
+//   staged_tiles  CUDA: a ring of Stages tiles in dynamic shared memory (a kernel names its block as
+//                 `using staged_block = ...;` so that the launch reserves it) filled with cp.async (16-byte chunks where the
 //                 operand's alignment allows, zero-filled past the matrix's edges), a commit group per copy,
 //                 wait = cp.async.wait_group<Stages - 2> + barrier; plain loads before sm_80.
 //                 CPU: the packing of op(A) and op(B) blocks into the micro-kernels' panels
 //                 (portkern/kernel/cpu/pack.hpp), done when the tile is first multiplied, with one buffer.
-//   fragment      CUDA: registers; each item owns TM x TN outputs in 4-wide runs (16-byte shared loads),
-//                 SIMT FMA (IEEE fp32 / fp64).
+//   fragment      CUDA: registers; IEEE: each item owns TM x TN outputs in 4-wide runs (16-byte shared
+//                 loads), SIMT FMA (fp32 / fp64); 3xTF32: warps own 16 x 8 mma.sync tiles of the block,
+//                 each k-tile's product summed apart and added with round-to-nearest (atoms.cuh).
 //                 CPU: the block of the output itself, updated by the ISA's register-blocked micro-kernels
 //                 (portkern/kernel/cpu/microkernel.hpp: AVX-512, AVX2 or plain C++), alpha and beta applied
 //                 on the first tile as BLIS does.
@@ -51,12 +53,15 @@ struct BlockOutput {
   T alpha, beta;   // beta == 0: the output is not read (NaN there does not come through)
 };
 
-// The shape of a group's block multiply: a BM x BN block, k-tiles of KT, Stages tiles in flight, and the
-// group's items as ItemsM x ItemsN (CUDA's threads; each owns BM / ItemsM x BN / ItemsN outputs).
-template <class T, int BM_, int BN_, int KT_, int Stages_, int ItemsM, int ItemsN>
+// The shape of a group's block multiply: a BM x BN block, k-tiles of KT, Stages tiles in flight, the group's
+// items as ItemsM x ItemsN (CUDA's threads; in the SIMT lowering each owns BM / ItemsM x BN / ItemsN outputs),
+// and the multiply's precision path: IEEE FMA, or for float 3xTF32 on tensor cores where the back end has
+// them (fp32 accuracy, atoms.cuh; the CPU computes the IEEE product either way).
+template <class T, int BM_, int BN_, int KT_, int Stages_, int ItemsM, int ItemsN, bool Tf32x3 = false>
 struct BlockShape {
   using value_type = T;
   static constexpr int BM = BM_, BN = BN_, KT = KT_, Stages = Stages_, items_m = ItemsM, items_n = ItemsN;
+  static constexpr bool tf32x3 = Tf32x3;
   static constexpr int TM = BM / ItemsM, TN = BN / ItemsN;
   static_assert(BM % ItemsM == 0 && BN % ItemsN == 0, "the items must split the block evenly");
   static_assert(Stages >= 2, "a pipeline of at least two stages: one in use, one in flight");

@@ -23,6 +23,7 @@
 #pragma once
 
 #include "cuda_common.cuh"
+#include "portkern/kernel/cuda/atoms.cuh"
 
 #include <atomic>
 
@@ -57,25 +58,10 @@ template <int N>
 __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
-// x = big + small, both tf32, rounded to nearest with ties away from zero: the bit pattern plus half a tf32
-// ulp (0x1000), low 13 bits cleared. This is cvt.rna.tf32.f32 without its Inf/NaN guard (which cost ~5 more
-// instructions per element); for `small` the mask is left out too, since the tensor core ignores the low 13
-// bits of a tf32 operand (the compiler emits the same for cvt.rna feeding only an mma). Inf or NaN inputs
-// give NaN (x - big), never a silently finite result; so do finite inputs within half a tf32 ulp of FLT_MAX
-// (|x| >= 3.40199e38: rounding carries big to Inf). Guarding both (an exponent test and two selects per
-// element) was measured on the H100: large squares fell from 1.04 to 0.79 of cuBLAS, so the guard is left
-// out and the deviation documented (docs/gemm-cuda.md; the test requires a non-finite result there).
-__device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& small) {
-  big = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
-  const float r = x - __uint_as_float(big);
-  small = __float_as_uint(r) + 0x1000u;
-}
-__device__ __forceinline__ void mma_tf32(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
-  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%0,%1,%2,%3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
+// split_tf32 and mma_tf32: the tensor-core atom, shared with the kernel model's fragments
+// (portkern/kernel/cuda/atoms.cuh).
+using kernel::cuda::atoms::mma_tf32;
+using kernel::cuda::atoms::split_tf32;
 
 // ---- shared layouts ------------------------------------------------------------------------------------
 // K-major (row x holds k = 0..31): word offset of (x, k).

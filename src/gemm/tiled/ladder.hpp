@@ -1,9 +1,9 @@
 // Seed 002's optimisation ladder of a GEMM kernel, as configurations of the portable `tiled` family: each
 // step makes one change to the previous one, and `portkern bench gemm --set ladder` measures every step
 // against the device's peak, on both back ends, ending with what the library itself picks ("tuned").
-// These configurations are instantiated for float, no transposes, whatever the deployment lists. A step names
-// one configuration for both back ends, except the last, whose block and k-tile differ (a GPU's registers
-// and shared memory against the CPU's caches).
+// These configurations are instantiated for every transpose and precision, whatever the deployment lists. A
+// step names one configuration for both back ends, except the fragment steps, whose block and k-tile differ
+// (a GPU's registers and shared memory against the CPU's caches; the CPU has no TF32).
 #pragma once
 
 #include <array>
@@ -16,7 +16,7 @@ struct LadderStep {
   constexpr std::string_view config(bool cpu) const { return cpu ? cpu_config : cuda_config; }
 };
 
-inline constexpr std::array<LadderStep, 7> ladder_steps = {{
+inline constexpr std::array<LadderStep, 8> ladder_steps = {{
     {"naive", "tiled/r1a1c1_wg16x16_global", "tiled/r1a1c1_wg16x16_global",
      "one output per item, operands straight from memory"},
     {"multiple outputs", "tiled/r4a1c4_wg16x16_global", "tiled/r4a1c4_wg16x16_global",
@@ -31,6 +31,8 @@ inline constexpr std::array<LadderStep, 7> ladder_steps = {{
      "8 x 8 outputs per item, 16-byte cooperative loads"},
     {"fragments + staged copies", "tiled/r8a1c16_wg16x16_staged_k512_s2", "tiled/r8a1c8_wg16x16_staged_k16_s2",
      "the model's fragments and staged copies: micro-kernels over packed panels (CPU), cp.async pipeline (CUDA)"},
+    {"3xTF32 fragments", "tiled/r8a1c16_wg16x16_staged_k512_s2", "tiled/r8a1c8_wg16x16_staged_k32_s3_x3",
+     "CUDA: the fragment on tensor cores (mma.sync 3xTF32, fp32 accuracy), 32-deep k-tiles, 3 stages; CPU: as before"},
 }};
 
 constexpr std::array<std::string_view, ladder_steps.size()> ladder_configs_of(bool cpu) {

@@ -5,7 +5,8 @@
 // owns a block of wg_m*r x wg_n*c of C; it walks k in tiles of k_tile with `stages` tiles in flight: while
 // the fragment multiplies tile t, the copies of tiles t+1 .. t+stages-1 are under way.
 // Lowerings: on CUDA the copies are cp.async into shared memory and the fragment is r x c registers per
-// item (SIMT FMA); on the CPU the copies pack the micro-kernels' panels and the fragment is the block of C
+// item (SIMT FMA), or with `tf32x3` (names ending "_x3") mma.sync atoms with fp32 accuracy (float; double and
+// the CPU compute the IEEE product); on the CPU the copies pack the micro-kernels' panels and the fragment is the block of C
 // updated by the ISA's micro-kernels. When it wins: on a GPU, 8 x 8 per item on 16 x 16 items with 3-4
 // stages for large problems, smaller tiles for skinny ones; on the CPU, blocks of 128-512 x 256-1024 by
 // 256-512 of k (the micro-kernels' cache blocking).
@@ -26,7 +27,8 @@ struct GemmStaged {
   static constexpr TiledConfig config = P;
   static constexpr bool trans_a = TransA, trans_b = TransB;
   using group_shape = kernel::Shape<P.wg_m, P.wg_n>;
-  using Block = kernel::BlockShape<T, P.block_m(), P.block_n(), P.k_tile, P.stages, P.wg_m, P.wg_n>;
+  using Block = kernel::BlockShape<T, P.block_m(), P.block_n(), P.k_tile, P.stages, P.wg_m, P.wg_n, P.tf32x3>;
+  using staged_block = Block;   // the launch reserves the staged tiles' group-local memory
   static constexpr int BM = Block::BM, BN = Block::BN, KT = Block::KT, stages = Block::Stages;
 
   GemmArgs<T> args;

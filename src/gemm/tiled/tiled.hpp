@@ -27,12 +27,11 @@
 
 namespace portkern::gemm_impl {
 
-// Bytes of local memory a configuration needs on CUDA (0 in global mode; staged: its ring of tiles).
+// Bytes of static local memory a configuration needs on CUDA (0 in global mode; staged: 0, its ring of
+// tiles is dynamic shared memory, checked at launch against the device's limit).
 template <class T>
 constexpr std::int64_t tiled_local_bytes(const TiledConfig& p) {
-  if (!p.uses_local()) return 0;
-  if (p.memory == TiledMemory::staged)
-    return std::int64_t(p.stages) * p.k_tile * (p.block_m() + p.block_n() + 4) * std::int64_t(sizeof(T));
+  if (!p.uses_local() || p.memory == TiledMemory::staged) return 0;
   const std::int64_t buffers = p.memory == TiledMemory::local_db ? 2 : 1;
   return buffers * p.k_tile * (p.block_m() + p.block_n() + 1) * std::int64_t(sizeof(T));
 }

@@ -11,7 +11,8 @@ std::string name(const TiledConfig& p) {
     case TiledMemory::global: return s + "_global";
     case TiledMemory::local: s += "_local_k"; break;
     case TiledMemory::local_db: s += "_localdb_k"; break;
-    case TiledMemory::staged: return s + "_staged_k" + std::to_string(p.k_tile) + "_s" + std::to_string(p.stages);
+    case TiledMemory::staged:
+      return s + "_staged_k" + std::to_string(p.k_tile) + "_s" + std::to_string(p.stages) + (p.tf32x3 ? "_x3" : "");
   }
   return s + std::to_string(p.k_tile) + "_v" + std::to_string(p.vec);
 }

@@ -28,6 +28,7 @@ struct TiledConfig {
   int k_tile = 16;                // local modes: depth of the A and B tiles in local memory
   int vec = 1;                    // local modes: width of the cooperative loads (1 or 4)
   int stages = 1;                 // staged: tiles in flight (>= 2); the loads' width follows the alignment
+  bool tf32x3 = false;            // staged: 3xTF32 tensor-core fragments on CUDA (float; IEEE elsewhere)
 
   constexpr bool operator==(const TiledConfig&) const = default;
   constexpr int group_size() const { return wg_m * wg_n; }
@@ -42,7 +43,7 @@ inline constexpr std::array<std::array<int, 2>, 10> tiled_work_groups = {
 inline constexpr std::array<int, 4> tiled_tile_sizes = {1, 2, 4, 8};
 
 // "tiled/r4a1c4_wg16x16_global", "tiled/r8a2c4_wg16x16_local_k16_v4", "tiled/..._localdb_k16_v1",
-// "tiled/r8a1c8_wg16x16_staged_k16_s3".
+// "tiled/r8a1c8_wg16x16_staged_k16_s3", "tiled/r8a1c8_wg16x16_staged_k32_s3_x3" (3xTF32 fragments).
 std::string name(const TiledConfig& config);
 
 namespace detail {
@@ -64,6 +65,7 @@ constexpr TiledConfig parse_tiled(std::string_view s, bool* ok = nullptr) {
       if (detail::parse_literal(s, "_staged_k")) {
         p.memory = TiledMemory::staged;
         good = detail::parse_int(s, p.k_tile) && detail::parse_literal(s, "_s") && detail::parse_int(s, p.stages);
+        p.tf32x3 = good && detail::parse_literal(s, "_x3");
       } else {
         if (detail::parse_literal(s, "_localdb_k"))
           p.memory = TiledMemory::local_db;
@@ -83,10 +85,10 @@ constexpr TiledConfig parse_tiled(std::string_view s, bool* ok = nullptr) {
 // The staged mode's sub-space: register tiles of 4 or 8 (in runs of 4: 16-byte fragment loads on CUDA) on
 // groups of 64 to 256 items, k-tiles of 8 or 16 and 2 to 4 stages (the GPU's part); and blocks of 128 to 512
 // rows by 256 to 1024 columns, k-tiles of 256 or 512, two stages (the CPU's part: the micro-kernels' cache
-// blocking). 144 + 18 configurations.
+// blocking); and the GPU's part again with 3xTF32 fragments, k-tiles of 16 or 32. 144 + 18 + 144.
 inline constexpr std::array<std::array<int, 2>, 6> staged_gpu_groups = {{{8, 8}, {8, 16}, {16, 8}, {16, 16}, {8, 32}, {32, 8}}};
 inline constexpr std::array<std::array<int, 2>, 3> staged_cpu_blocks = {{{128, 256}, {256, 512}, {512, 1024}}};
-inline constexpr int tiled_staged_space_size = 4 * 6 * 2 * 3 + 3 * 3 * 2;
+inline constexpr int tiled_staged_space_size = 2 * 4 * 6 * 2 * 3 + 3 * 3 * 2;
 
 // Every configuration of the space, as a compile-time table: seed 001's 640 (global memory) first, then the
 // same 640 for each local-memory mode (local, local_db) and load width (1, 4), then the staged configurations.
@@ -110,6 +112,12 @@ constexpr std::array<TiledConfig, tiled_space_size> make_tiled_space() {
       for (int c : {4, 8})
         for (int k_tile : {8, 16})
           for (int stages : {2, 3, 4}) space[i++] = TiledConfig{r, 1, c, wg_m, wg_n, TiledMemory::staged, k_tile, 1, stages};
+  for (auto [wg_m, wg_n] : staged_gpu_groups)
+    for (int r : {4, 8})
+      for (int c : {4, 8})
+        for (int k_tile : {16, 32})
+          for (int stages : {2, 3, 4})
+            space[i++] = TiledConfig{r, 1, c, wg_m, wg_n, TiledMemory::staged, k_tile, 1, stages, true};
   for (auto [block_m, block_n] : staged_cpu_blocks)
     for (int items : {8, 16, 32})   // the same CPU block on groups of items x items (CUDA's threads)
       for (int k_tile : {256, 512})

@@ -1,7 +1,8 @@
 // The deployed `tiled` configurations, instantiated for CUDA. A block may declare at most 48 KiB of static
 // shared memory: a configuration whose tiles exceed it in this precision (8 x 8 items of 8 x 8 in double,
 // double-buffered) runs with its K-tile halved until they fit, the same register tiling and group shape;
-// one that cannot fit even so is an Error.
+// one that cannot fit even so is an Error. The staged mode keeps its tiles in dynamic shared memory (checked at
+// launch against the device's limit, kernel/cuda.cuh).
 #include <type_traits>
 
 #include "gemm/deployment.hpp"

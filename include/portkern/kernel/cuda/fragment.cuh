@@ -1,23 +1,32 @@
 // The CUDA lowering of the kernel model's matrix fragments and staged copies (portkern/kernel/fragment.hpp).
 //
-// Staged tiles: a __shared__ ring of Stages tiles, A as [KT][BM] and B as [KT][BN + 4] (the pad keeps the
-// rows 16-byte aligned and spreads a column's stores over banks). A copy is one cp.async commit group: each
+// Staged tiles: a ring of Stages tiles in dynamic shared memory, A as [KT][BM + pad] and B as [KT][BN + pad]
+// (rows 16-byte aligned; for float a row length of 8 mod 32 words, so that the mma fragments' loads, lanes
+// (g, t) at t * row + g, hit 32 distinct banks). A copy is one cp.async commit group: each
 // item copies its share, 16 bytes at a time where the operand is contiguous along the tile's rows and the
 // addresses allow it (A not transposed, B transposed), 4 or 8 bytes otherwise, with zero fill past the
 // matrix's edges (cp.async's source size), so that a tile is always whole. wait() is
 // cp.async.wait_group<Stages - 2> and a barrier: the oldest copy has landed and every item sees it, and
 // every item has finished with the slot the next copy overwrites. Before sm_80 the copies are plain loads
 // and stores.
-// Fragment: TM x TN accumulators per item in registers; item (x, y) owns rows in runs of 4
+// SIMT fragment (IEEE, float or double): TM x TN accumulators per item in registers; item (x, y) owns rows in runs of 4
 // (4x + (i/4)*4*ItemsM + i%4) when TM is a multiple of 4, else x + i*ItemsM, and likewise columns, so
 // that a warp's fragment loads are 16-byte loads of consecutive addresses (no bank conflicts) and its C
-// stores are coalesced. SIMT FMA in the operand's precision (IEEE fp32 / fp64).
+// stores are coalesced. SIMT FMA in the operand's precision.
+// 3xTF32 fragment (float): the group's warps tile the block as WARPS_M x WARPS_N warp tiles of MT x NT
+// m16n8k8 atoms (atoms.cuh); each k-tile's product goes into zeroed partial sums that are then added to the
+// accumulators with round-to-nearest (the tensor core's accumulation truncates).
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
+#include "portkern/kernel/cuda/atoms.cuh"
 #include "portkern/kernel/fragment.hpp"
 #include "portkern/kernel/model.hpp"
+
+// The dynamic shared memory of a launch (the staged tiles' ring).
+extern __shared__ __align__(16) unsigned char portkern_dynamic_shared[];
 
 namespace portkern::kernel::cuda {
 
@@ -64,15 +73,18 @@ class StagedTiles {
  public:
   using T = typename L::value_type;
   static constexpr int BM = L::BM, BN = L::BN, KT = L::KT, S = L::Stages, items = L::items_m * L::items_n;
-  static constexpr int pad = 16 / sizeof(T) > 1 ? int(16 / sizeof(T)) : 1, ldb = BN + pad;
   static constexpr int V = 16 / sizeof(T);   // elements per 16-byte copy
+  // Row lengths: float rows of 8 mod 32 words (conflict-free mma fragment loads), double rows padded by 4.
+  static constexpr int padded(int x) { return sizeof(T) == 4 ? x + (8 - x % 32 + 32) % 32 : x + 4; }
+  static constexpr int lda = padded(BM), ldb = padded(BN);
   struct Storage {
-    T a[S][KT][BM];
+    T a[S][KT][lda];
     T b[S][KT][ldb];
   };
+  static constexpr std::size_t storage_bytes = sizeof(Storage);
 
   template <class Group>
-  __device__ explicit StagedTiles(Group& g) : s_(g.template local<Storage, 0>()) {}
+  __device__ explicit StagedTiles(Group&) : s_(*reinterpret_cast<Storage*>(portkern_dynamic_shared)) {}
 
   template <class Group>
   __device__ void copy(Group&, int slot, const MatrixOperand<T>& a, const MatrixOperand<T>& b, std::int64_t m0,
@@ -91,7 +103,7 @@ class StagedTiles {
     __syncthreads();
   }
 
-  __device__ const T (&a(int slot) const)[KT][BM] { return s_.a[slot]; }
+  __device__ const T (&a(int slot) const)[KT][lda] { return s_.a[slot]; }
   __device__ const T (&b(int slot) const)[KT][ldb] { return s_.b[slot]; }
 
  private:
@@ -136,13 +148,13 @@ class StagedTiles {
 };
 
 template <class L>
-class Fragment {
+class SimtFragment {
  public:
   using T = typename L::value_type;
   static constexpr int TM = L::TM, TN = L::TN, IM = L::items_m, IN = L::items_n, KT = L::KT;
 
   template <class Group>
-  __device__ Fragment(Group&, const BlockOutput<T>& out)
+  __device__ SimtFragment(Group&, const BlockOutput<T>& out)
       : out_(out), x_(int(threadIdx.x) % IM), y_(int(threadIdx.x + threadIdx.y * blockDim.x) / IM) {
     PORTKERN_UNROLL
     for (int i = 0; i < TM; ++i)
@@ -212,5 +224,111 @@ class Fragment {
   int x_, y_;
   T acc_[TM][TN];
 };
+
+// Warps along m for the 3xTF32 fragment: a divisor of the group's warps whose warp tiles fit the atom
+// (16 rows, 8 columns) and are closest to square.
+constexpr int tf32x3_warps_m(int bm, int bn, int warps) {
+  int best = 0, best_gap = 1 << 30;
+  for (int wm = 1; wm <= warps; ++wm) {
+    if (warps % wm || bm % (16 * wm) || bn % (8 * (warps / wm))) continue;
+    const int gap = bm / wm > bn / (warps / wm) ? bm / wm - bn / (warps / wm) : bn / (warps / wm) - bm / wm;
+    if (gap < best_gap) best = wm, best_gap = gap;
+  }
+  return best;
+}
+
+template <class L>
+class Tf32x3Fragment {
+ public:
+  static constexpr int BM = L::BM, BN = L::BN, KT = L::KT, warps = L::items_m * L::items_n / 32;
+  static constexpr int WARPS_M = tf32x3_warps_m(BM, BN, warps), WARPS_N = WARPS_M ? warps / WARPS_M : 1;
+  static_assert(L::items_m * L::items_n % 32 == 0, "3xTF32 fragments: whole warps");
+  static_assert(WARPS_M > 0, "3xTF32 fragments: the block must split into warp tiles of 16 x 8 atoms");
+  static_assert(KT % 8 == 0, "3xTF32 fragments: k-tiles of a multiple of 8");
+  static constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N, MT = WM / 16, NT = WN / 8;
+
+  template <class Group>
+  __device__ Tf32x3Fragment(Group&, const BlockOutput<float>& out) : out_(out) {
+    const int tid = int(threadIdx.x + threadIdx.y * blockDim.x), warp = tid >> 5, lane = tid & 31;
+    wm0_ = (warp % WARPS_M) * WM, wn0_ = (warp / WARPS_M) * WN, g_ = lane >> 2, t_ = lane & 3;
+    PORTKERN_UNROLL
+    for (int i = 0; i < MT; ++i)
+      PORTKERN_UNROLL
+      for (int j = 0; j < NT; ++j)
+        PORTKERN_UNROLL
+        for (int r = 0; r < 4; ++r) acc_[i][j][r] = 0.f;
+  }
+
+  template <class Group>
+  __device__ void mma(Group&, const StagedTiles<L>& tiles, int slot) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    __trap();   // mma.sync with TF32 needs sm_80; the build targets sm_90 (CMakeLists.txt)
+#else
+    const auto& a = tiles.a(slot);
+    const auto& b = tiles.b(slot);
+    float part[MT][NT][4];
+    PORTKERN_UNROLL
+    for (int i = 0; i < MT; ++i)
+      PORTKERN_UNROLL
+      for (int j = 0; j < NT; ++j)
+        PORTKERN_UNROLL
+        for (int r = 0; r < 4; ++r) part[i][j][r] = 0.f;
+    PORTKERN_UNROLL
+    for (int ks = 0; ks < KT / 8; ++ks) {
+      unsigned b_big[NT][2], b_small[NT][2];
+      PORTKERN_UNROLL
+      for (int j = 0; j < NT; ++j)
+        PORTKERN_UNROLL
+        for (int h = 0; h < 2; ++h) atoms::split_tf32(b[8 * ks + t_ + 4 * h][wn0_ + 8 * j + g_], b_big[j][h], b_small[j][h]);
+      PORTKERN_UNROLL
+      for (int i = 0; i < MT; ++i) {
+        unsigned a_big[4], a_small[4];
+        PORTKERN_UNROLL
+        for (int r = 0; r < 4; ++r)   // (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4)
+          atoms::split_tf32(a[8 * ks + t_ + 4 * (r >> 1)][wm0_ + 16 * i + g_ + 8 * (r & 1)], a_big[r], a_small[r]);
+        PORTKERN_UNROLL
+        for (int j = 0; j < NT; ++j) {   // the small terms first, then big * big
+          atoms::mma_tf32(part[i][j], a_small, b_big[j][0], b_big[j][1]);
+          atoms::mma_tf32(part[i][j], a_big, b_small[j][0], b_small[j][1]);
+          atoms::mma_tf32(part[i][j], a_big, b_big[j][0], b_big[j][1]);
+        }
+      }
+    }
+    PORTKERN_UNROLL
+    for (int i = 0; i < MT; ++i)
+      PORTKERN_UNROLL
+      for (int j = 0; j < NT; ++j)
+        PORTKERN_UNROLL
+        for (int r = 0; r < 4; ++r) acc_[i][j][r] += part[i][j][r];
+#endif
+  }
+
+  template <class Group>
+  __device__ void store(Group&) const {
+    PORTKERN_UNROLL
+    for (int i = 0; i < MT; ++i)
+      PORTKERN_UNROLL
+      for (int j = 0; j < NT; ++j)
+        PORTKERN_UNROLL
+        for (int r = 0; r < 4; ++r) {   // (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1)
+          const int row = wm0_ + 16 * i + g_ + 8 * (r >> 1), col = wn0_ + 8 * j + 2 * t_ + (r & 1);
+          if (row < out_.rows && col < out_.cols) {
+            float& c = out_.c[std::int64_t(col) * out_.ldc + row];
+            const float value = out_.alpha * acc_[i][j][r];
+            c = out_.beta == 0.f ? value : value + out_.beta * c;
+          }
+        }
+  }
+
+ private:
+  BlockOutput<float> out_;
+  int wm0_, wn0_, g_, t_;
+  float acc_[MT][NT][4];
+};
+
+// The fragment of a block shape: 3xTF32 where asked for (float), SIMT otherwise.
+template <class L>
+using Fragment = std::conditional_t<L::tf32x3 && std::is_same_v<typename L::value_type, float>, Tf32x3Fragment<L>,
+                                    SimtFragment<L>>;
 
 }  // namespace portkern::kernel::cuda
