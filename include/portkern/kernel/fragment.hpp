@@ -56,12 +56,14 @@ struct BlockOutput {
 // The shape of a group's block multiply: a BM x BN block, k-tiles of KT, Stages tiles in flight, the group's
 // items as ItemsM x ItemsN (CUDA's threads; in the SIMT lowering each owns BM / ItemsM x BN / ItemsN outputs),
 // and the multiply's precision path: IEEE FMA, or for float 3xTF32 on tensor cores where the back end has
-// them (fp32 accuracy, atoms.cuh; the CPU computes the IEEE product either way).
-template <class T, int BM_, int BN_, int KT_, int Stages_, int ItemsM, int ItemsN, bool Tf32x3 = false>
+// them (fp32 accuracy, atoms.cuh; the CPU computes the IEEE product either way); and which operands are
+// contiguous along k in memory (A transposed, B not), which a lowering may copy in k-major tiles.
+template <class T, int BM_, int BN_, int KT_, int Stages_, int ItemsM, int ItemsN, bool Tf32x3 = false,
+          bool AAlongK = false, bool BAlongK = false>
 struct BlockShape {
   using value_type = T;
   static constexpr int BM = BM_, BN = BN_, KT = KT_, Stages = Stages_, items_m = ItemsM, items_n = ItemsN;
-  static constexpr bool tf32x3 = Tf32x3;
+  static constexpr bool tf32x3 = Tf32x3, a_along_k = AAlongK, b_along_k = BAlongK;
   static constexpr int TM = BM / ItemsM, TN = BN / ItemsN;
   static_assert(BM % ItemsM == 0 && BN % ItemsN == 0, "the items must split the block evenly");
   static_assert(Stages >= 2, "a pipeline of at least two stages: one in use, one in flight");

@@ -27,7 +27,8 @@ struct GemmStaged {
   static constexpr TiledConfig config = P;
   static constexpr bool trans_a = TransA, trans_b = TransB;
   using group_shape = kernel::Shape<P.wg_m, P.wg_n>;
-  using Block = kernel::BlockShape<T, P.block_m(), P.block_n(), P.k_tile, P.stages, P.wg_m, P.wg_n, P.tf32x3>;
+  using Block = kernel::BlockShape<T, P.block_m(), P.block_n(), P.k_tile, P.stages, P.wg_m, P.wg_n, P.tf32x3,
+                                   TransA, !TransB>;
   using staged_block = Block;   // the launch reserves the staged tiles' group-local memory
   static constexpr int BM = Block::BM, BN = Block::BN, KT = Block::KT, stages = Block::Stages;
 

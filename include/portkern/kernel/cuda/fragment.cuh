@@ -1,8 +1,10 @@
 // The CUDA lowering of the kernel model's matrix fragments and staged copies (portkern/kernel/fragment.hpp).
 //
-// Staged tiles: a ring of Stages tiles in dynamic shared memory, A as [KT][BM + pad] and B as [KT][BN + pad]
+// Staged tiles: a ring of Stages tiles in dynamic shared memory. An operand is kept x-major, [KT][BX + pad]
 // (rows 16-byte aligned; for float a row length of 8 mod 32 words, so that the mma fragments' loads, lanes
-// (g, t) at t * row + g, hit 32 distinct banks). A copy is one cp.async commit group: each
+// (g, t) at t * row + g, hit 32 distinct banks), or, for the 3xTF32 fragment of an operand contiguous along k
+// in memory, k-major, [BX][KT + 4] (copied in 16-byte chunks along k; (KT + 4) / 4 odd, so lanes (g, t) at
+// g * row + t hit 32 distinct banks too). A copy is one cp.async commit group: each
 // item copies its share, 16 bytes at a time where the operand is contiguous along the tile's rows and the
 // addresses allow it (A not transposed, B transposed), 4 or 8 bytes otherwise, with zero fill past the
 // matrix's edges (cp.async's source size), so that a tile is always whole. wait() is
@@ -77,9 +79,15 @@ class StagedTiles {
   // Row lengths: float rows of 8 mod 32 words (conflict-free mma fragment loads), double rows padded by 4.
   static constexpr int padded(int x) { return sizeof(T) == 4 ? x + (8 - x % 32 + 32) % 32 : x + 4; }
   static constexpr int lda = padded(BM), ldb = padded(BN);
+  // The 3xTF32 fragment (float only: double takes the SIMT one) reads k-major tiles; the SIMT one x-major rows.
+  static constexpr bool atoms = L::tf32x3 && std::is_same_v<T, float>;
+  static constexpr bool a_k_major = atoms && L::a_along_k, b_k_major = atoms && L::b_along_k;
+  static_assert((KT + 4) / 4 % 2 == 1 || !(a_k_major || b_k_major), "k-major tiles: (KT + 4) / 4 odd");
+  template <int BX, bool KMajor>
+  using Tile = std::conditional_t<KMajor, T[BX][KT + 4], T[KT][padded(BX)]>;
   struct Storage {
-    T a[S][KT][lda];
-    T b[S][KT][ldb];
+    Tile<BM, a_k_major> a[S];
+    Tile<BN, b_k_major> b[S];
   };
   static constexpr std::size_t storage_bytes = sizeof(Storage);
 
@@ -91,8 +99,8 @@ class StagedTiles {
                        std::int64_t n0, std::int64_t l0, std::int64_t m, std::int64_t n, std::int64_t k) {
     if (l0 < k) {
       const int tid = int(threadIdx.x + threadIdx.y * blockDim.x);
-      copy_operand<BM>(s_.a[slot], a, m0, l0, m, k, tid, false);
-      copy_operand<BN>(s_.b[slot], b, n0, l0, n, k, tid, true);
+      copy_operand<BM, a_k_major>(s_.a[slot], a, m0, l0, m, k, tid, false);
+      copy_operand<BN, b_k_major>(s_.b[slot], b, n0, l0, n, k, tid, true);
     }
     detail::copy_commit();   // one group per copy, empty or not, so that wait() counts stages
   }
@@ -103,17 +111,53 @@ class StagedTiles {
     __syncthreads();
   }
 
-  __device__ const T (&a(int slot) const)[KT][lda] { return s_.a[slot]; }
-  __device__ const T (&b(int slot) const)[KT][ldb] { return s_.b[slot]; }
+  // Rows of x-major tiles (the SIMT fragment's 16-byte loads), and single elements (l, x) of either layout.
+  __device__ const T (&a(int slot) const)[KT][lda] {
+    static_assert(!a_k_major);
+    return s_.a[slot];
+  }
+  __device__ const T (&b(int slot) const)[KT][ldb] {
+    static_assert(!b_k_major);
+    return s_.b[slot];
+  }
+  __device__ T a_at(int slot, int l, int x) const {
+    if constexpr (a_k_major) return s_.a[slot][x][l];
+    else return s_.a[slot][l][x];
+  }
+  __device__ T b_at(int slot, int l, int x) const {
+    if constexpr (b_k_major) return s_.b[slot][x][l];
+    else return s_.b[slot][l][x];
+  }
 
  private:
   // The tile of X = op(A) (rows along m: is_b false) or op(B)^T (rows along n: is_b true): element (x, l) of
   // the tile, x < BX along m or n, l < KT along k, goes to tile[l][x]. In memory, A(x, l) is at
   // data[x + l*ld] (contiguous along x) unless transposed; B(l, x) is at data[l + x*ld] (contiguous along l)
   // unless transposed.
-  template <int BX, class Tile>
-  __device__ static void copy_operand(Tile& tile, const MatrixOperand<T>& op, std::int64_t x0, std::int64_t l0,
+  // A k-major tile holds element (x, l) at tile[x][l], and only operands contiguous along k are kept so.
+  template <int BX, bool KMajor, class TileRef>
+  __device__ static void copy_operand(TileRef& tile, const MatrixOperand<T>& op, std::int64_t x0, std::int64_t l0,
                                       std::int64_t x_end, std::int64_t k, int tid, bool is_b) {
+    if constexpr (KMajor) {
+      constexpr int chunks = KT / V;   // 16-byte chunks per row of the tile
+      if (KT % V == 0 && op.ld % V == 0 && reinterpret_cast<std::uintptr_t>(op.data) % 16 == 0) {
+        for (int e = tid; e < BX * chunks; e += items) {
+          const int x = e / chunks, l = (e % chunks) * V;
+          const std::int64_t gx = x0 + x, gl = l0 + l;
+          const std::int64_t left = gx < x_end ? k - gl : 0;
+          const int valid = left <= 0 ? 0 : (left >= V ? 16 : int(left) * int(sizeof(T)));
+          detail::copy_async<16>(&tile[x][l], valid ? op.data + gx * op.ld + gl : op.data, valid);
+        }
+        return;
+      }
+      for (int e = tid; e < BX * KT; e += items) {
+        const int l = e % KT, x = e / KT;
+        const std::int64_t gx = x0 + x, gl = l0 + l;
+        const bool in = gx < x_end && gl < k;
+        detail::copy_async<sizeof(T)>(&tile[x][l], in ? op.data + gx * op.ld + gl : op.data, in ? int(sizeof(T)) : 0);
+      }
+      return;
+    } else {
     const bool along_x = is_b ? op.transposed : !op.transposed;   // memory contiguous along the tile's rows
     if (along_x) {
       const bool vector = BX % V == 0 && op.ld % V == 0 && reinterpret_cast<std::uintptr_t>(op.data) % 16 == 0;
@@ -141,6 +185,7 @@ class StagedTiles {
       const std::int64_t gx = x0 + x, gl = l0 + l;
       const bool in = gx < x_end && gl < k;
       detail::copy_async<sizeof(T)>(&tile[l][x], in ? op.data + gx * op.ld + gl : op.data, in ? int(sizeof(T)) : 0);
+    }
     }
   }
 
@@ -264,8 +309,6 @@ class Tf32x3Fragment {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
     __trap();   // mma.sync with TF32 needs sm_80; the build targets sm_90 (CMakeLists.txt)
 #else
-    const auto& a = tiles.a(slot);
-    const auto& b = tiles.b(slot);
     float part[MT][NT][4];
     PORTKERN_UNROLL
     for (int i = 0; i < MT; ++i)
@@ -279,13 +322,15 @@ class Tf32x3Fragment {
       PORTKERN_UNROLL
       for (int j = 0; j < NT; ++j)
         PORTKERN_UNROLL
-        for (int h = 0; h < 2; ++h) atoms::split_tf32(b[8 * ks + t_ + 4 * h][wn0_ + 8 * j + g_], b_big[j][h], b_small[j][h]);
+        for (int h = 0; h < 2; ++h)
+          atoms::split_tf32(tiles.b_at(slot, 8 * ks + t_ + 4 * h, wn0_ + 8 * j + g_), b_big[j][h], b_small[j][h]);
       PORTKERN_UNROLL
       for (int i = 0; i < MT; ++i) {
         unsigned a_big[4], a_small[4];
         PORTKERN_UNROLL
         for (int r = 0; r < 4; ++r)   // (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4)
-          atoms::split_tf32(a[8 * ks + t_ + 4 * (r >> 1)][wm0_ + 16 * i + g_ + 8 * (r & 1)], a_big[r], a_small[r]);
+          atoms::split_tf32(tiles.a_at(slot, 8 * ks + t_ + 4 * (r >> 1), wm0_ + 16 * i + g_ + 8 * (r & 1)), a_big[r],
+                            a_small[r]);
         PORTKERN_UNROLL
         for (int j = 0; j < NT; ++j) {   // the small terms first, then big * big
           atoms::mma_tf32(part[i][j], a_small, b_big[j][0], b_big[j][1]);
@@ -328,7 +373,6 @@ class Tf32x3Fragment {
 
 // The fragment of a block shape: 3xTF32 where asked for (float), SIMT otherwise.
 template <class L>
-using Fragment = std::conditional_t<L::tf32x3 && std::is_same_v<typename L::value_type, float>, Tf32x3Fragment<L>,
-                                    SimtFragment<L>>;
+using Fragment = std::conditional_t<StagedTiles<L>::atoms, Tf32x3Fragment<L>, SimtFragment<L>>;
 
 }  // namespace portkern::kernel::cuda
