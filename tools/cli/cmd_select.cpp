@@ -71,11 +71,15 @@ void add_select_conv2d(CLI::App& select) {
     for (const auto& net : nets)
       for (const auto batch : batches)
         for (const auto& layer : bench::read_conv_layers(bench::conv_shapes_path(net))) {
-          const Conv2dSelection pick = conv2d_select(d, bench::layer_desc(layer, batch));
+          const Conv2dDesc desc = conv2d_complete(bench::layer_desc(layer, batch));
+          const Conv2dSelection pick = conv2d_select(d, desc);
+          nlohmann::json applies = nlohmann::json::object();   // each algorithm's rule (the tuning features check it)
+          for (const std::string& algorithm : conv2d_algorithms()) applies[algorithm] = conv2d_supports(d, desc, {algorithm, ""});
           rows.push_back({{"net", net}, {"layer", layer.name}, {"batch", batch}, {"window", layer.window},
                           {"stride", layer.stride}, {"in_h", layer.in_h}, {"in_w", layer.in_w}, {"in_c", layer.in_c},
-                          {"out_k", layer.out_k}, {"algorithm", pick.algorithm}, {"config", pick.config},
-                          {"path", pick.reason}});
+                          {"out_h", desc.out_h}, {"out_w", desc.out_w}, {"out_k", layer.out_k},
+                          {"pad_h", desc.pad_top}, {"pad_w", desc.pad_left}, {"applies", applies},
+                          {"algorithm", pick.algorithm}, {"config", pick.config}, {"path", pick.reason}});
           table.add({net, layer.name, std::to_string(batch), bench::layer_label(layer), pick.algorithm, pick.config, pick.reason});
         }
     print_device_class(d);
