@@ -22,7 +22,7 @@ echo "$preset build in $(( $(date +%s) - start )) s"
 case $op in
   gemm)
     csv=data/tuning/cuda-sm90/gemm-all.csv
-    command=(tune gemm --device cuda:0 --family all --configs seed --shapes "${TUNE_SHAPES:-nets-quick}") ;;
+    command=(tune gemm --device cuda:0 --family all --configs default --shapes "${TUNE_SHAPES:-nets-quick}") ;;
   conv2d)
     csv=data/tuning/cuda-sm90/conv2d.csv
     read -ra batches <<< "${TUNE_BATCHES:-1 2 4 8 16 32}"

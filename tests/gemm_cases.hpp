@@ -91,7 +91,11 @@ void check_gemm(const Device& device, const GemmCase& c, const GemmChoice& choic
 // The cases every configuration runs.
 inline std::vector<GemmCase> gemm_cases() {
   std::vector<GemmCase> cases;
-  const std::int64_t shapes[][3] = {{1, 1, 1}, {1, 7, 13}, {7, 1, 13}, {13, 7, 1}, {31, 37, 41}, {64, 64, 64}, {97, 65, 129}, {130, 33, 257}};
+  // Sizes 1, primes and non-multiples of every tile; a last block of one row (129 rows on blocks of 64 or
+  // 128); and few blocks on a deep k, where the staged mode splits k over several groups per block (with 2
+  // threads as well as on 132 multiprocessors: GemmStagedPlan.* in test_gemm.cpp).
+  const std::int64_t shapes[][3] = {{1, 1, 1},     {1, 7, 13},      {7, 1, 13},     {13, 7, 1},   {31, 37, 41},
+                                    {64, 64, 64},  {97, 65, 129},   {130, 33, 257}, {129, 6, 33}, {37, 41, 4099}};
   const double scalars[][2] = {{1, 0}, {-1.5, 0.5}, {0.7, 1}};
   int variant = 0;
   for (auto [m, n, k] : shapes)

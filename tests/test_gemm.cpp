@@ -5,6 +5,7 @@
 #include <set>
 
 #include "gemm/tiled/ladder.hpp"
+#include "gemm/tiled/staged.hpp"
 #include "gemm_cases.hpp"
 #include "portkern/runtime/device_class.hpp"
 
@@ -45,6 +46,36 @@ TEST(GemmCpuApi, StagedFragmentsSeeNewOperandsOnEveryCall) {
         ASSERT_EQ(c[i + j * n], float(want)) << "scale " << scale << " C(" << i << ", " << j << ")";
       }
   }
+}
+
+// The staged mode's split of k: over floor(resident groups / blocks) groups per block where the blocks alone
+// are fewer than the device runs at once, each split at least 4 k-tiles deep, the splits covering k exactly.
+TEST(GemmStagedPlan, SplitsKOnlyWhereBlocksLeaveTheDeviceIdle) {
+  constexpr gemm_impl::TiledConfig config = gemm_impl::parse_tiled("tiled/r8a1c8_wg16x16_staged_k32_s3_x3");
+  using Kernel = gemm_impl::GemmStaged<config, float, false, false>;   // 128 x 128 blocks, k-tiles of 32
+  auto plan = [](std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, std::int64_t resident) {
+    const gemm_impl::GemmArgs<float> args{m, n, k, 1.f, nullptr, m, 0, nullptr, k, 0, 0.f, nullptr, m, 0, batch};
+    return Kernel::planned(args, resident);
+  };
+  const Kernel large = plan(4096, 4096, 4096, 1, 132);   // 1024 blocks: no split
+  EXPECT_EQ(large.splits, 1);
+  EXPECT_EQ(large.split_depth, 4096);
+  EXPECT_FALSE(large.accumulates());
+  const Kernel small = plan(784, 512, 4608, 1, 132);      // 28 blocks on 132: 4 splits of 36 tiles
+  EXPECT_EQ(small.splits, 4);
+  EXPECT_EQ(small.split_depth, 1152);
+  EXPECT_TRUE(small.accumulates());
+  EXPECT_EQ(small.groups(small.args).z, 4);
+  const Kernel batched = plan(784, 512, 4608, 2, 132);    // the batch counts as blocks: 2 splits
+  EXPECT_EQ(batched.splits, 2);
+  EXPECT_EQ(batched.groups(batched.args).z, 4);
+  const Kernel shallow = plan(37, 41, 200, 1, 132);       // 7 tiles: too few for two splits of 4
+  EXPECT_EQ(shallow.splits, 1);
+  const Kernel ragged = plan(37, 41, 4099, 1, 2);         // two threads: 2 splits; the last one shorter
+  EXPECT_EQ(ragged.splits, 2);
+  EXPECT_EQ(ragged.split_depth % 32, 0);
+  EXPECT_GE(ragged.splits * ragged.split_depth, 4099);
+  EXPECT_LT((ragged.splits - 1) * ragged.split_depth, 4099);
 }
 
 TEST(GemmCpuApi, ZeroKAndZeroAlphaScaleC) {
@@ -100,9 +131,13 @@ TEST(GemmCpuApi, UnknownNamesAreErrorsListingTheKnownOnes) {
   EXPECT_PORTKERN_ERROR(call({"", "cpu_packed/anything"}), "unknown configuration 'cpu_packed/anything'");
   EXPECT_PORTKERN_ERROR(call({"", "tiled/r3a1c1_wg16x16_global"}),
                         "unknown configuration 'tiled/r3a1c1_wg16x16_global' (one of tiled/r1a1c1_wg1x64_global, ");
-  EXPECT_PORTKERN_ERROR(call({"", "tiled/nosuch"}), "(3506 in all)");
   std::string on_cpu;   // the registry's CPU families, in its order (those of other back ends may follow)
-  for (const GemmFamily& f : gemm_families(Device::cpu())) on_cpu += (on_cpu.empty() ? "" : ", ") + f.name;
+  std::size_t tiled_size = 0;
+  for (const GemmFamily& f : gemm_families(Device::cpu())) {
+    on_cpu += (on_cpu.empty() ? "" : ", ") + f.name;
+    if (f.name == "tiled") tiled_size = f.space.size();
+  }
+  EXPECT_PORTKERN_ERROR(call({"", "tiled/nosuch"}), "(" + std::to_string(tiled_size) + " in all)");
   EXPECT_PORTKERN_ERROR(call({"", "nosuch/x"}), "unknown family 'nosuch' (one of " + on_cpu);
   EXPECT_PORTKERN_ERROR(call({"tiled", "cpu_packed/default"}), "configuration 'cpu_packed/default' is not one of family 'tiled'");
   EXPECT_PORTKERN_ERROR(call({"nosuch", ""}), "family 'nosuch' is not deployed for " + gemm_device_class(Device::cpu()));

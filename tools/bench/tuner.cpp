@@ -32,21 +32,21 @@ std::string default_tuning_csv(const Device& device, const std::string& family) 
 }
 
 // Each family's configurations come from the registry (gemm_families: the family's whole space), not from the
-// deployment, so a configuration the last tuning dropped is measured again. `options.configs`: "seed" (the
-// family's tuning seed), "full" (its whole space) or a substring of the names to measure.
+// deployment, so a configuration the last tuning dropped is measured again. `options.configs`: "default" (the
+// part the family tunes by default), "full" (its whole space) or a substring of the names to measure.
 std::vector<std::pair<std::string, std::string>> tuning_configs(const Device& device, const TuneOptions& options) {
   std::vector<std::pair<std::string, std::string>> configs;
   for (const GemmFamily& family : gemm_families(device)) {
     if (options.family != "all" && options.family != family.name) continue;
-    const bool full = options.configs == "full", seed = options.configs == "seed";
+    const bool full = options.configs == "full", part = options.configs == "default";
 #if !PORTKERN_TUNING
     // Outside the tuning build only a deployment's tiled configurations are instantiated.
     if (family.name == "tiled")
       fail("portkern tune", "this build instantiates only the deployed tiled configurations: build the tuning "
                             "configuration first (cmake --preset tuning && cmake --build --preset tuning)");
 #endif
-    for (const std::string& name : seed ? family.tuning_seed : family.space)
-      if (seed || full || name.find(options.configs) != std::string::npos) configs.emplace_back(family.name, name);
+    for (const std::string& name : part ? family.tuning_seed : family.space)
+      if (part || full || name.find(options.configs) != std::string::npos) configs.emplace_back(family.name, name);
   }
   if (configs.empty()) fail("portkern tune", "family '" + options.family + "' has no configurations on " + device.name());
   return configs;

@@ -15,7 +15,7 @@ namespace portkern::bench {
 
 struct TuneOptions {
   std::string family = "tiled";   // a registry family that runs on the device (gemm_families), or "all"
-  std::string configs = "seed";   // "seed" (the family's tuning seed), "full" (its space) or a substring of names
+  std::string configs = "default";   // "default" (the family's tuning part), "full" (its space) or a substring of names
   std::vector<GemmShape> shapes;
   std::string out;                // CSV file (appended)
   double time_ms = 0;             // per sample; 0: 20 on the CPU, 2 on a GPU

@@ -68,19 +68,10 @@ constexpr std::size_t dynamic_shared_bytes() {
     return 0;
 }
 
-// Launches kernel(group) for every group of `groups` on the queue's stream; checks the launch. Dynamic shared
-// memory beyond the default 48 KiB is opted into (an Error naming the size where the device has less).
+// Selects the queue's device and opts the kernel into its dynamic shared memory beyond the default 48 KiB (an
+// Error naming the size where the device has less).
 template <class Kernel>
-void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
-  using S = typename Kernel::group_shape;
-  static_assert(S::size <= 1024, "a CUDA block has at most 1024 threads");
-  const char* function = "portkern::kernel::launch";
-  require(groups.x >= 0 && groups.y >= 0 && groups.z >= 0, function, "groups.x*y*z", groups.size(),
-          "made of non-negative counts");
-  if (groups.size() == 0) return;
-  require(groups.x < (std::int64_t(1) << 31), function, "groups.x", groups.x, "< 2^31 on CUDA");
-  require(groups.y < 65536, function, "groups.y", groups.y, "< 65536 on CUDA");
-  require(groups.z < 65536, function, "groups.z", groups.z, "< 65536 on CUDA");
+void prepare(const Queue& queue, const char* function) {
   PORTKERN_CUDA_CHECK(function, cudaSetDevice(queue.device().index()));
   constexpr std::size_t dynamic = dynamic_shared_bytes<Kernel>();
   if constexpr (dynamic > 48 * 1024) {
@@ -92,6 +83,35 @@ void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
     PORTKERN_CUDA_CHECK(function, cudaFuncSetAttribute(entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                        int(dynamic)));
   }
+}
+
+// How many groups of the kernel the queue's device runs at once: its multiprocessors times the blocks one of
+// them holds (threads, registers and shared memory permitting).
+template <class Kernel>
+std::int64_t resident_groups(const Queue& queue) {
+  const char* function = "portkern::kernel::resident_groups";
+  prepare<Kernel>(queue, function);
+  int per_processor = 0;
+  PORTKERN_CUDA_CHECK(function, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                                    &per_processor, entry<Kernel>, Kernel::group_shape::size,
+                                    dynamic_shared_bytes<Kernel>()));
+  return std::int64_t(per_processor) * queue.device().properties().compute_units;
+}
+
+// Launches kernel(group) for every group of `groups` on the queue's stream; checks the launch.
+template <class Kernel>
+void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
+  using S = typename Kernel::group_shape;
+  static_assert(S::size <= 1024, "a CUDA block has at most 1024 threads");
+  const char* function = "portkern::kernel::launch";
+  require(groups.x >= 0 && groups.y >= 0 && groups.z >= 0, function, "groups.x*y*z", groups.size(),
+          "made of non-negative counts");
+  if (groups.size() == 0) return;
+  require(groups.x < (std::int64_t(1) << 31), function, "groups.x", groups.x, "< 2^31 on CUDA");
+  require(groups.y < 65536, function, "groups.y", groups.y, "< 65536 on CUDA");
+  require(groups.z < 65536, function, "groups.z", groups.z, "< 65536 on CUDA");
+  prepare<Kernel>(queue, function);
+  constexpr std::size_t dynamic = dynamic_shared_bytes<Kernel>();
   const dim3 grid(unsigned(groups.x), unsigned(groups.y), unsigned(groups.z));
   const dim3 block(S::x, S::y, S::z);
   entry<Kernel><<<grid, block, dynamic, static_cast<cudaStream_t>(queue.native_stream())>>>(kernel);

@@ -13,7 +13,7 @@
 //     tiles.copy(g, (t + Stages - 1) % Stages, a, b, m0, n0, (t + Stages - 1) * KT, k);  // the next, in flight
 //     acc.mma(g, tiles, t % Stages);                          // acc += A_tile * B_tile
 //   }
-//   acc.store(g);                                              // out = alpha * acc + beta * out
+//   acc.store(g);                                              // out = alpha * acc + beta * out (or += alpha * acc)
 //
 // Every call is group-scope and uniform: on CUDA every item of the group makes it and does its share; on the
 // CPU the group makes it once. A copy of a tile starting at or beyond k is a no-op (the pipeline's tail).
@@ -45,12 +45,15 @@ struct MatrixOperand {
   bool transposed;
 };
 
-// The output block a fragment is stored to: rows x cols of column-major c (the block's first element).
+// The output block a fragment is stored to: rows x cols of column-major c (the block's first element),
+// out = alpha * acc + beta * out; or, with `accumulate`, out += alpha * acc added atomically (other groups add
+// their partial products to the same block; beta is not applied).
 template <class T>
 struct BlockOutput {
   T* c;
   std::int64_t ldc, rows, cols;
   T alpha, beta;   // beta == 0: the output is not read (NaN there does not come through)
+  bool accumulate = false;
 };
 
 // The shape of a group's block multiply: a BM x BN block, k-tiles of KT, Stages tiles in flight, the group's

@@ -21,6 +21,7 @@
 
 #include "portkern/checked.hpp"
 #include "portkern/error.hpp"
+#include "portkern/kernel/cpu/gemv.hpp"
 #include "portkern/kernel/cpu/microkernel.hpp"
 #include "portkern/kernel/cpu/pack.hpp"
 #include "runtime/cpu/cpu_backend.hpp"
@@ -175,53 +176,9 @@ void serial_gemm(const MicroKernels<T>& ks, const Operands<T>& op, i64 i0, i64 m
 // ---------------------------------------------------------------------------------------------
 // 3. GEMV paths and scaling.
 // ---------------------------------------------------------------------------------------------
-// The two GEMV forms in portable C++ (the compiler vectorises them), for ISAs without their own:
-//   dot:  y[r*ys] = alpha * dot(M + r*ldm, x) + beta * y[r*ys] for r < rows; rows of M and x have length k
-//   axpy: y[0:rows] = alpha * sum_p x[p] * M[:, p] + beta * y, column p of M at m + p*ldm (contiguous rows)
-template <class T>
-void gemv_dot_generic(i64 rows, i64 k, const T* m, i64 ldm, const T* x, T alpha, T beta, T* y, i64 ys) {
-  for (i64 r = 0; r < rows; ++r) {
-    const T* mr = m + r * ldm;
-    T s[8] = {};
-    i64 p = 0;
-    for (; p + 8 <= k; p += 8)
-      for (int q = 0; q < 8; ++q) s[q] += mr[p + q] * x[p + q];
-    for (; p < k; ++p) s[0] += mr[p] * x[p];
-    const T t = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
-    T* yy = y + r * ys;
-    *yy = beta == T(0) ? alpha * t : alpha * t + beta * *yy;
-  }
-}
-template <class T>
-void gemv_axpy_generic(i64 rows, i64 k, const T* m, i64 ldm, const T* x, T alpha, T beta, T* y) {
-  constexpr i64 B = 256;
-  for (i64 r0 = 0; r0 < rows; r0 += B) {
-    const i64 len = std::min(B, rows - r0);
-    T acc[B] = {};
-    for (i64 p = 0; p < k; ++p) {
-      const T* col = m + r0 + p * ldm;
-      const T xp = x[p];
-      for (i64 i = 0; i < len; ++i) acc[i] += xp * col[i];
-    }
-    for (i64 i = 0; i < len; ++i) y[r0 + i] = beta == T(0) ? alpha * acc[i] : alpha * acc[i] + beta * y[r0 + i];
-  }
-}
-
-template <class T>
-void gemv_dot(const MicroKernels<T>& ks, i64 rows, i64 k, const T* m, i64 ldm, const T* x, T alpha, T beta, T* y,
-              i64 ys) {
-  if (ks.gemv_dot)
-    ks.gemv_dot(rows, k, m, ldm, x, alpha, beta, y, ys);
-  else
-    gemv_dot_generic(rows, k, m, ldm, x, alpha, beta, y, ys);
-}
-template <class T>
-void gemv_axpy(const MicroKernels<T>& ks, i64 rows, i64 k, const T* m, i64 ldm, const T* x, T alpha, T beta, T* y) {
-  if (ks.gemv_axpy)
-    ks.gemv_axpy(rows, k, m, ldm, x, alpha, beta, y);
-  else
-    gemv_axpy_generic(rows, k, m, ldm, x, alpha, beta, y);
-}
+// The two GEMV forms (the ISA's own or portable C++): portkern/kernel/cpu/gemv.hpp.
+using kernel::cpu::gemv_axpy;
+using kernel::cpu::gemv_dot;
 
 // x[0:k] = src[p*inc] gathered into the thread's contiguous buffer `buf` (returned as is when inc == 1).
 template <class T>

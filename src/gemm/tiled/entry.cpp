@@ -22,8 +22,8 @@ const std::vector<std::string>& tiled_names() {
   return names;
 }
 
-const std::vector<std::string>& tiled_seed_names() {
-  static const std::vector<std::string> names = names_of(tiled_space(true));
+const std::vector<std::string>& tiled_tuning_names() {
+  static const std::vector<std::string> names = names_of(tiled_space(TiledPart::staged));
   return names;
 }
 
@@ -47,7 +47,7 @@ void run_tiled(Queue& queue, std::string_view config, bool ta, bool tb, const Ge
 
 extern const FamilyEntry tiled_entry;
 const FamilyEntry tiled_entry{"tiled",         [](const Device&) { return true; },
-                              tiled_names,     tiled_seed_names,
+                              tiled_names,     tiled_tuning_names,
                               in_tiled_space,  nullptr,
                               run_tiled<float>, run_tiled<double>};
 

@@ -29,9 +29,9 @@ inline constexpr std::array<LadderStep, 8> ladder_steps = {{
      "padded tiles, double-buffered: one barrier per k-tile"},
     {"vectorised", "tiled/r8a1c8_wg16x16_localdb_k16_v4", "tiled/r8a1c8_wg16x16_localdb_k16_v4",
      "8 x 8 outputs per item, 16-byte cooperative loads"},
-    {"fragments + staged copies", "tiled/r8a1c16_wg16x16_staged_k512_s2", "tiled/r8a1c8_wg16x16_staged_k16_s2",
+    {"fragments + staged copies", "tiled/r16a1c24_wg16x16_staged_k512_s2", "tiled/r8a1c8_wg16x16_staged_k16_s2",
      "the model's fragments and staged copies: micro-kernels over packed panels (CPU), cp.async pipeline (CUDA)"},
-    {"3xTF32 fragments", "tiled/r8a1c16_wg16x16_staged_k512_s2", "tiled/r8a1c8_wg16x16_staged_k32_s3_x3",
+    {"3xTF32 fragments", "tiled/r16a1c24_wg16x16_staged_k512_s2", "tiled/r8a1c8_wg16x16_staged_k32_s3_x3",
      "CUDA: the fragment on tensor cores (mma.sync 3xTF32, fp32 accuracy), 32-deep k-tiles, 3 stages; CPU: as before"},
 }};
 

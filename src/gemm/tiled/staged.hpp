@@ -3,13 +3,16 @@
 //
 // Computes, for each of `batch` problems, C = alpha * op(A) * op(B) + beta * C, column-major (BLAS). A group
 // owns a block of wg_m*r x wg_n*c of C; it walks k in tiles of k_tile with `stages` tiles in flight: while
-// the fragment multiplies tile t, the copies of tiles t+1 .. t+stages-1 are under way.
+// the fragment multiplies tile t, the copies of tiles t+1 .. t+stages-1 are under way. Where the blocks of C
+// alone would leave most of the device idle (fewer blocks than it runs groups at once), k is split over
+// several groups per block (split_k: each adds its partial product into C, which a first pass scaled by beta).
 // Lowerings: on CUDA the copies are cp.async into shared memory and the fragment is r x c registers per
 // item (SIMT FMA), or with `tf32x3` (names ending "_x3") mma.sync atoms with fp32 accuracy (float; double and
-// the CPU compute the IEEE product); on the CPU the copies pack the micro-kernels' panels and the fragment is the block of C
-// updated by the ISA's micro-kernels. When it wins: on a GPU, 8 x 8 per item on 16 x 16 items with 3-4
-// stages for large problems, smaller tiles for skinny ones; on the CPU, blocks of 128-512 x 256-1024 by
-// 256-512 of k (the micro-kernels' cache blocking).
+// the CPU compute the IEEE product); on the CPU the copies pack the micro-kernels' panels and the fragment is
+// the block of C updated by the ISA's micro-kernels (GEMV where the block is one row or column). When it
+// wins: on a GPU, 8 x 8 per item on 16 x 16 items with 3xTF32 fragments, 32-deep k-tiles and 3 stages for
+// large problems, smaller tiles for skinny ones; on the CPU, blocks of 64-512 x 96-768 by 256-512 of k (the
+// micro-kernels' cache blocking), the smaller ones where few blocks would leave threads idle.
 #pragma once
 
 #include <cstdint>
@@ -31,29 +34,56 @@ struct GemmStaged {
                                    TransA, !TransB>;
   using staged_block = Block;   // the launch reserves the staged tiles' group-local memory
   static constexpr int BM = Block::BM, BN = Block::BN, KT = Block::KT, stages = Block::Stages;
+  static constexpr std::int64_t min_tiles_per_split = 4;   // a split keeps the pipeline of stages busy
 
   GemmArgs<T> args;
+  std::int64_t splits = 1;        // groups along k per block of C (> 1: partial products added into C)
+  std::int64_t split_depth = 0;   // k of one split, a multiple of KT (with splits == 1: args.k)
 
-  static kernel::Range groups(const GemmArgs<T>& g) {
-    return {(g.m + BM - 1) / BM, (g.n + BN - 1) / BN, g.batch};
+  // The kernel for a device that runs `resident` groups of it at once: k is split over floor(resident /
+  // blocks) groups per block of C where the blocks alone are fewer, each split at least min_tiles_per_split
+  // k-tiles deep.
+  static GemmStaged planned(const GemmArgs<T>& g, std::int64_t resident) {
+    const std::int64_t blocks = (g.m + BM - 1) / BM * ((g.n + BN - 1) / BN) * g.batch;
+    const std::int64_t tiles = (g.k + KT - 1) / KT;
+    std::int64_t want = blocks > 0 ? resident / blocks : 1;
+    if (want > tiles / min_tiles_per_split) want = tiles / min_tiles_per_split;
+    if (want <= 1) return {g, 1, g.k};
+    const std::int64_t depth = (tiles + want - 1) / want * KT;
+    return {g, (g.k + depth - 1) / depth, depth};
+  }
+  // A first pass C = beta * C is needed: the splits add their partial products into C.
+  PORTKERN_INLINE bool accumulates() const { return splits > 1; }
+
+  kernel::Range groups(const GemmArgs<T>& g) const {
+    return {(g.m + BM - 1) / BM, (g.n + BN - 1) / BN, g.batch * splits};
   }
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
     const GemmArgs<T>& p = args;
-    const kernel::MatrixOperand<T> a{p.a + g.z() * p.stride_a, p.lda, TransA};
-    const kernel::MatrixOperand<T> b{p.b + g.z() * p.stride_b, p.ldb, TransB};
+    const std::int64_t z = g.z() / splits, l0 = g.z() % splits * split_depth;
+    const std::int64_t k = split_depth < p.k - l0 ? split_depth : p.k - l0;
+    // The operands from k = l0 on: op(A)(i, l) is a[i + l*lda] (a[l + i*lda] transposed), op(B)(l, j) is
+    // b[l + j*ldb] (b[j + l*ldb] transposed).
+    const kernel::MatrixOperand<T> a{p.a + z * p.stride_a + l0 * (TransA ? 1 : p.lda), p.lda, TransA};
+    const kernel::MatrixOperand<T> b{p.b + z * p.stride_b + l0 * (TransB ? p.ldb : 1), p.ldb, TransB};
     const std::int64_t m0 = g.x() * BM, n0 = g.y() * BN;
-    const kernel::BlockOutput<T> out{p.c + g.z() * p.stride_c + n0 * p.ldc + m0, p.ldc,
-                                     BM < p.m - m0 ? BM : p.m - m0, BN < p.n - n0 ? BN : p.n - n0, p.alpha, p.beta};
+    const kernel::BlockOutput<T> out{p.c + z * p.stride_c + n0 * p.ldc + m0,
+                                     p.ldc,
+                                     BM < p.m - m0 ? BM : p.m - m0,
+                                     BN < p.n - n0 ? BN : p.n - n0,
+                                     p.alpha,
+                                     p.beta,
+                                     accumulates()};
 
     typename Group::template staged_tiles<Block> tiles(g);
     typename Group::template fragment<Block> acc(g, out);
-    for (int s = 0; s < stages - 1; ++s) tiles.copy(g, s, a, b, m0, n0, std::int64_t(s) * KT, p.m, p.n, p.k);
-    const std::int64_t count = (p.k + KT - 1) / KT;
+    for (int s = 0; s < stages - 1; ++s) tiles.copy(g, s, a, b, m0, n0, std::int64_t(s) * KT, p.m, p.n, k);
+    const std::int64_t count = (k + KT - 1) / KT;
     for (std::int64_t t = 0; t < count; ++t) {
       tiles.wait(g);
-      tiles.copy(g, int((t + stages - 1) % stages), a, b, m0, n0, (t + stages - 1) * KT, p.m, p.n, p.k);
+      tiles.copy(g, int((t + stages - 1) % stages), a, b, m0, n0, (t + stages - 1) * KT, p.m, p.n, k);
       acc.mma(g, tiles, int(t % stages));
     }
     acc.store(g);

@@ -17,9 +17,14 @@ std::string name(const TiledConfig& p) {
   return s + std::to_string(p.k_tile) + "_v" + std::to_string(p.vec);
 }
 
-std::vector<TiledConfig> tiled_space(bool seed_only) {
-  const int count = seed_only ? tiled_seed_space_size : tiled_space_size;
-  return {tiled_space_table.begin(), tiled_space_table.begin() + count};
+std::vector<TiledConfig> tiled_space(TiledPart part) {
+  const auto begin = tiled_space_table.begin();
+  switch (part) {
+    case TiledPart::seed: return {begin, begin + tiled_seed_space_size};
+    case TiledPart::staged: return {begin + tiled_staged_first, tiled_space_table.end()};
+    case TiledPart::all: break;
+  }
+  return {begin, tiled_space_table.end()};
 }
 
 }  // namespace portkern::gemm_impl

@@ -37,6 +37,10 @@ struct TiledConfig {
   constexpr bool uses_local() const { return memory != TiledMemory::global; }
 };
 
+// The most accumulators (r x c) an item holds on CUDA, in registers: the CPU's part of the staged space (blocks
+// of the micro-kernels' cache blocking on 16 x 16 items) has far more, and is not instantiated for CUDA.
+inline constexpr int cuda_max_accumulators = 64;
+
 // Seed 001's ten work-group shapes (items along m, items along n).
 inline constexpr std::array<std::array<int, 2>, 10> tiled_work_groups = {
     {{1, 64}, {1, 128}, {8, 8}, {8, 16}, {8, 32}, {16, 8}, {16, 16}, {32, 8}, {64, 1}, {128, 1}}};
@@ -83,17 +87,21 @@ constexpr TiledConfig parse_tiled(std::string_view s, bool* ok = nullptr) {
 }
 
 // The staged mode's sub-space: register tiles of 4 or 8 (in runs of 4: 16-byte fragment loads on CUDA) on
-// groups of 64 to 256 items, k-tiles of 8 or 16 and 2 to 4 stages (the GPU's part); and blocks of 128 to 512
-// rows by 256 to 1024 columns, k-tiles of 256 or 512, two stages (the CPU's part: the micro-kernels' cache
-// blocking); and the GPU's part again with 3xTF32 fragments, k-tiles of 16 or 32. 144 + 18 + 144.
+// groups of 64 to 256 items, k-tiles of 8 or 16 and 2 to 4 stages (the GPU's part); the GPU's part again with
+// 3xTF32 fragments, k-tiles of 16 or 32; and blocks of 64 to 512 rows by 96 to 768 columns (multiples of the
+// micro-kernels' 6-column tiles), k-tiles of 256 or 512, two stages, on groups of 16 x 16 items (the CPU's
+// part: the micro-kernels' cache blocking, small blocks where few would leave threads idle). 144 + 144 + 32.
 inline constexpr std::array<std::array<int, 2>, 6> staged_gpu_groups = {{{8, 8}, {8, 16}, {16, 8}, {16, 16}, {8, 32}, {32, 8}}};
-inline constexpr std::array<std::array<int, 2>, 3> staged_cpu_blocks = {{{128, 256}, {256, 512}, {512, 1024}}};
-inline constexpr int tiled_staged_space_size = 2 * 4 * 6 * 2 * 3 + 3 * 3 * 2;
+inline constexpr std::array<int, 4> staged_cpu_block_rows = {64, 128, 256, 512};
+inline constexpr std::array<int, 4> staged_cpu_block_cols = {96, 192, 384, 768};
+inline constexpr int tiled_staged_space_size = 2 * 4 * 6 * 2 * 3 + 4 * 4 * 2;
 
 // Every configuration of the space, as a compile-time table: seed 001's 640 (global memory) first, then the
-// same 640 for each local-memory mode (local, local_db) and load width (1, 4), then the staged configurations.
+// same 640 for each local-memory mode (local, local_db) and load width (1, 4), then the staged configurations
+// (the model's fast path, from tiled_staged_first on: the part `portkern tune` measures by default).
 inline constexpr int tiled_seed_space_size = 640;
-inline constexpr int tiled_space_size = 5 * tiled_seed_space_size + tiled_staged_space_size;
+inline constexpr int tiled_staged_first = 5 * tiled_seed_space_size;
+inline constexpr int tiled_space_size = tiled_staged_first + tiled_staged_space_size;
 
 constexpr std::array<TiledConfig, tiled_space_size> make_tiled_space() {
   std::array<TiledConfig, tiled_space_size> space{};
@@ -107,26 +115,23 @@ constexpr std::array<TiledConfig, tiled_space_size> make_tiled_space() {
   add_all(TiledMemory::global, 1);
   for (TiledMemory memory : {TiledMemory::local, TiledMemory::local_db})
     for (int vec : {1, 4}) add_all(memory, vec);
-  for (auto [wg_m, wg_n] : staged_gpu_groups)
-    for (int r : {4, 8})
-      for (int c : {4, 8})
-        for (int k_tile : {8, 16})
-          for (int stages : {2, 3, 4}) space[i++] = TiledConfig{r, 1, c, wg_m, wg_n, TiledMemory::staged, k_tile, 1, stages};
-  for (auto [wg_m, wg_n] : staged_gpu_groups)
-    for (int r : {4, 8})
-      for (int c : {4, 8})
-        for (int k_tile : {16, 32})
-          for (int stages : {2, 3, 4})
-            space[i++] = TiledConfig{r, 1, c, wg_m, wg_n, TiledMemory::staged, k_tile, 1, stages, true};
-  for (auto [block_m, block_n] : staged_cpu_blocks)
-    for (int items : {8, 16, 32})   // the same CPU block on groups of items x items (CUDA's threads)
+  for (bool tf32x3 : {false, true})
+    for (auto [wg_m, wg_n] : staged_gpu_groups)
+      for (int r : {4, 8})
+        for (int c : {4, 8})
+          for (int k_tile : tf32x3 ? std::array<int, 2>{16, 32} : std::array<int, 2>{8, 16})
+            for (int stages : {2, 3, 4})
+              space[i++] = TiledConfig{r, 1, c, wg_m, wg_n, TiledMemory::staged, k_tile, 1, stages, tf32x3};
+  for (int block_m : staged_cpu_block_rows)
+    for (int block_n : staged_cpu_block_cols)
       for (int k_tile : {256, 512})
-        space[i++] = TiledConfig{block_m / items, 1, block_n / items, items, items, TiledMemory::staged, k_tile, 1, 2};
+        space[i++] = TiledConfig{block_m / 16, 1, block_n / 16, 16, 16, TiledMemory::staged, k_tile, 1, 2};
   return space;
 }
 inline constexpr auto tiled_space_table = make_tiled_space();
 
-// The table as a list; `seed_only` lists just the first 640.
-std::vector<TiledConfig> tiled_space(bool seed_only = false);
+// The table as a list, or a part of it.
+enum class TiledPart { all, seed, staged };
+std::vector<TiledConfig> tiled_space(TiledPart part = TiledPart::all);
 
 }  // namespace portkern::gemm_impl

@@ -12,7 +12,7 @@ template <class T>
 void run_tiled_cpu(const Queue& queue, std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args) {
   run_tiled<CpuTiledConfigs, true>(
       config, trans_a, trans_b, args,
-      [&](const auto& kernel) { kernel::cpu::launch(queue, kernel.groups(args), kernel); },
+      [&](const auto& kernel) { launch_gemm<kernel::cpu::Backend>(queue, kernel, queue.cpu_threads()); },
       [&](std::string_view name, const auto& float_args) {
 #if PORTKERN_TUNING
         return tuning::run_tiled_cpu(name, queue, float_args);

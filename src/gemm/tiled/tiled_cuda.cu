@@ -30,8 +30,8 @@ void run_tiled_cuda(const Queue& queue, std::string_view config, bool trans_a, b
       [&]<class Kernel>(const Kernel& kernel) {
         constexpr TiledConfig fitted = fit_static_shared<T>(Kernel::config);
         if constexpr (tiled_local_bytes<T>(fitted) <= static_shared_limit) {
-          const TiledKernel<fitted, T, Kernel::trans_a, Kernel::trans_b> fitting{kernel.args};
-          kernel::cuda::launch(queue, fitting.groups(args), fitting);
+          using Fitting = TiledKernel<fitted, T, Kernel::trans_a, Kernel::trans_b>;
+          launch_gemm<kernel::cuda::Backend>(queue, Fitting{kernel.args}, kernel::cuda::resident_groups<Fitting>(queue));
         } else {
           fail("portkern::gemm", "configuration '" + std::string(config) + "' needs " +
                                      std::to_string(tiled_local_bytes<T>(fitted)) +

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "gemm/scale.hpp"
 #include "gemm/tiled/ladder.hpp"
 #include "gemm/tiled/staged.hpp"
 #include "gemm/tiled/tiled.hpp"
@@ -40,6 +41,24 @@ void launch_tiled(bool trans_a, bool trans_b, const GemmArgs<T>& args, LaunchKer
   }
   if (trans_b) return launch_kernel(TiledKernel<P, T, false, true>{args});
   launch_kernel(TiledKernel<P, T, false, false>{args});
+}
+
+// Launches a kernel of the family on a back end (kernel::cpu::Backend or kernel::cuda::Backend) whose device
+// runs `resident` groups of it at once: a staged kernel splits k where its blocks alone would leave the device
+// idle (GemmStaged::planned), after a first pass C = beta * C, since the splits add into C.
+template <class Backend, class Kernel>
+void launch_gemm(const Queue& queue, const Kernel& kernel, std::int64_t resident) {
+  if constexpr (Kernel::config.memory == TiledMemory::staged) {
+    const Kernel planned = Kernel::planned(kernel.args, resident);
+    const auto& p = planned.args;
+    if (planned.accumulates() && p.beta != decltype(p.beta)(1)) {
+      const ScaleMatrix<std::remove_cv_t<decltype(p.beta)>> scale{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c};
+      Backend::launch(queue, scale.groups(p.batch), scale);
+    }
+    Backend::launch(queue, planned.groups(p), planned);
+  } else {
+    Backend::launch(queue, kernel.groups(kernel.args), kernel);
+  }
 }
 
 [[noreturn]] inline void tiled_config_missing(std::string_view config, std::string_view device_class) {

@@ -12,7 +12,11 @@
 
 namespace portkern::gemm_impl::tuning {
 
-// Configurations each shard may hold: the first `PORTKERN_TUNING_SPACE_SIZE` of tiled_space_table.
+// The part of tiled_space_table instantiated (src/gemm/CMakeLists.txt's PORTKERN_TUNING_SPACE): `size`
+// configurations from `first` on, dealt round-robin over the shards.
+inline constexpr int tuning_first = PORTKERN_TUNING_SPACE_FIRST, tuning_size = PORTKERN_TUNING_SPACE_SIZE;
+static_assert(tuning_first >= 0 && tuning_first + tuning_size <= tiled_space_size, "a part of the tiled space");
+
 template <int Shard>
 bool run_tiled_cpu_shard(const TiledConfig& config, const Queue& queue, const GemmArgs<float>& args);
 template <int Shard>
@@ -22,23 +26,23 @@ bool run_tiled_cuda_shard(const TiledConfig& config, const Queue& queue, const G
 bool run_tiled_cpu(std::string_view config, const Queue& queue, const GemmArgs<float>& args);
 bool run_tiled_cuda(std::string_view config, const Queue& queue, const GemmArgs<float>& args);
 
-// Tries configuration I of the table if it belongs to this shard and is the one wanted.
+// Tries configuration I of the part if it belongs to this shard and is the one wanted.
 template <std::size_t I, int Shard, int Shards, class Launch>
 bool try_config(const TiledConfig& wanted, Launch& launch) {
   if constexpr (int(I % Shards) != Shard) {
     return false;
   } else {
-    if (!(tiled_space_table[I] == wanted)) return false;
-    launch.template operator()<tiled_space_table[I]>();
+    if (!(tiled_space_table[tuning_first + I] == wanted)) return false;
+    launch.template operator()<tiled_space_table[tuning_first + I]>();
     return true;
   }
 }
 
-template <int Shard, int Shards, int Size, class Launch>
+template <int Shard, int Shards, class Launch>
 bool run_in_shard(const TiledConfig& wanted, Launch&& launch) {
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
     return (try_config<I, Shard, Shards>(wanted, launch) || ...);
-  }(std::make_index_sequence<Size>{});
+  }(std::make_index_sequence<tuning_size>{});
 }
 
 }  // namespace portkern::gemm_impl::tuning

@@ -7,10 +7,12 @@
 // whole depth while it fits in 8 MiB: the thread's next groups (the next row blocks of the same columns,
 // consecutive in the static schedule) reuse them, so B is packed once per column block as in BLIS's loop
 // order, not once per group. Where few row panels use B (the problem has at most MR rows, or 16 MR with B
-// not transposed) the micro-kernels read B where it is (cpu_packed's rule): packing would only copy it. Its fragment is the output block
-// itself: the micro-kernels (microkernel.hpp) update MR x NR tiles of it in registers, B's NR-column
-// micro-panel in L1 and A's panels in L2 (BLIS's loop order), the first k-tile with alpha and beta, the next
-// ones adding alpha * A_tile * B_tile.
+// not transposed) the micro-kernels read B where it is (cpu_packed's rule): packing would only copy it.
+// Its fragment is the output block itself: the micro-kernels (microkernel.hpp) update MR x NR tiles of it in
+// registers, B's NR-column micro-panel in L1 and A's panels in L2 (BLIS's loop order), the first k-tile with
+// alpha and beta, the next ones adding alpha * A_tile * B_tile. A block of one row or one column is a
+// matrix-vector product (gemv.hpp) on the operands where they are: nothing is packed. An accumulating
+// output (split k) is computed into a per-thread block first and then added into C atomically.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +21,8 @@
 #include <vector>
 
 #include "portkern/error.hpp"
+#include "portkern/kernel/atomic.hpp"
+#include "portkern/kernel/cpu/gemv.hpp"
 #include "portkern/kernel/cpu/microkernel.hpp"
 #include "portkern/kernel/cpu/pack.hpp"
 #include "portkern/kernel/fragment.hpp"
@@ -27,7 +31,7 @@ namespace portkern::kernel::cpu {
 
 // A per-thread, 64-byte aligned scratch block of `count` T (one per Use), grown on demand and kept for the
 // thread's life.
-enum class ScratchUse { tiles, packed_columns };
+enum class ScratchUse { tiles, packed_columns, partial, vector };
 template <class T, ScratchUse Use>
 T* thread_scratch(std::int64_t count) {
   struct Block {
@@ -112,11 +116,14 @@ class StagedTiles {
 
   const MicroKernels<T>& set() const { return set_; }
 
- private:
+  // What `slot` holds: op(A)[m0 : m0+rows, l0 : l0+depth] and op(B)[l0 : l0+depth, n0 : n0+cols].
   struct Request {
     MatrixOperand<T> a, b;
     std::int64_t m0, n0, l0, depth, rows, cols, k, m;
   };
+  const Request& request(int slot) const { return slots_[slot]; }
+
+ private:
 
   // B's tile of request r: from the thread's packed column block when it fits there, else packed anew.
   const T* packed_b(const Operands<T>& op, const Request& r) {
@@ -157,36 +164,36 @@ class Fragment {
  public:
   using T = typename L::value_type;
 
+  // The micro-kernels write the block of C itself, or with an accumulating output a per-thread block.
   template <class Group>
-  Fragment(Group&, const BlockOutput<T>& out) : out_(out) {}
+  Fragment(Group&, const BlockOutput<T>& out)
+      : out_(out),
+        target_(out.accumulate ? thread_scratch<T, ScratchUse::partial>(out.rows * out.cols) : out.c),
+        ld_(out.accumulate ? out.rows : out.ldc) {}
 
-  // out += alpha * A_tile * B_tile, the first tile also applying beta.
+  // target += alpha * A_tile * B_tile, the first tile applying beta (0 for an accumulating output).
   template <class Group>
   void mma(Group&, StagedTiles<L>& tiles, int slot) {
-    const auto p = tiles.packed(slot);
+    const T beta = !first_ ? T(1) : out_.accumulate ? T(0) : out_.beta;
+    const auto& r = tiles.request(slot);
+    if (r.rows == 1 || r.cols == 1)
+      product_with_vector(tiles.set(), r, beta);
+    else
+      product_by_microkernels(tiles, slot, beta);
     tiles.consumed();
-    const MicroKernels<T>& set = tiles.set();
-    const std::int64_t mr = set.blocking.mr(), nr = set.blocking.nr, lanes = set.blocking.lanes;
-    const T beta = first_ ? out_.beta : T(1);
-    for (std::int64_t jr = 0; jr < p.cols; jr += nr) {
-      const std::int64_t cols = nr < p.cols - jr ? nr : p.cols - jr;
-      // Packed: panel jr / nr at jr * depth, rows of `cols`; in place: column or row jr of B.
-      const T* b = !p.b_in_place ? p.b + jr * p.depth : p.b_columns ? p.b + jr * p.b_step : p.b + jr;
-      const std::int64_t b_step = p.b_in_place ? p.b_step : cols;
-      for (std::int64_t ir = 0; ir < p.rows; ir += mr) {
-        const std::int64_t rows = mr < p.rows - ir ? mr : p.rows - ir;
-        const std::int64_t width = round_up_to(rows, lanes), vectors = width / lanes;
-        set.kernel(p.b_columns, int(vectors), int(cols))(p.depth, p.a + ir * p.depth, width, b, b_step,
-                                                 out_.c + jr * out_.ldc + ir, out_.ldc, out_.alpha, beta,
-                                                 int(rows - (vectors - 1) * lanes));
-      }
-    }
     first_ = false;
   }
 
-  // Nothing left to write, except where no tile was multiplied (k == 0): out = beta * out.
+  // An accumulating output adds its block into C; otherwise only a block no tile was multiplied into
+  // (k == 0) is left to write: out = beta * out.
   template <class Group>
   void store(Group&) {
+    if (out_.accumulate) {
+      if (first_) return;
+      for (std::int64_t j = 0; j < out_.cols; ++j)
+        for (std::int64_t i = 0; i < out_.rows; ++i) atomic_add(&out_.c[j * out_.ldc + i], target_[j * ld_ + i]);
+      return;
+    }
     if (!first_) return;
     for (std::int64_t j = 0; j < out_.cols; ++j)
       for (std::int64_t i = 0; i < out_.rows; ++i) {
@@ -196,7 +203,69 @@ class Fragment {
   }
 
  private:
+  void product_by_microkernels(StagedTiles<L>& tiles, int slot, T beta) {
+    const auto p = tiles.packed(slot);
+    const MicroKernels<T>& set = tiles.set();
+    const std::int64_t mr = set.blocking.mr(), nr = set.blocking.nr, lanes = set.blocking.lanes;
+    for (std::int64_t jr = 0; jr < p.cols; jr += nr) {
+      const std::int64_t cols = nr < p.cols - jr ? nr : p.cols - jr;
+      // Packed: panel jr / nr at jr * depth, rows of `cols`; in place: column or row jr of B.
+      const T* b = !p.b_in_place ? p.b + jr * p.depth : p.b_columns ? p.b + jr * p.b_step : p.b + jr;
+      const std::int64_t b_step = p.b_in_place ? p.b_step : cols;
+      for (std::int64_t ir = 0; ir < p.rows; ir += mr) {
+        const std::int64_t rows = mr < p.rows - ir ? mr : p.rows - ir;
+        const std::int64_t width = round_up_to(rows, lanes), vectors = width / lanes;
+        set.kernel(p.b_columns, int(vectors), int(cols))(p.depth, p.a + ir * p.depth, width, b, b_step,
+                                                         target_ + jr * ld_ + ir, ld_, out_.alpha, beta,
+                                                         int(rows - (vectors - 1) * lanes));
+      }
+    }
+  }
+
+  // One column of output (y = target's column: alpha * op(A) x + beta * y) or one row (y^T = alpha * x^T op(B)
+  // + beta * y^T), with x the tile's column of op(B) or row of op(A), read in place (gathered where strided).
+  template <class Request>
+  void product_with_vector(const MicroKernels<T>& set, const Request& r, T beta) {
+    const MatrixOperand<T>&a = r.a, &b = r.b;
+    const T alpha = out_.alpha;
+    if (r.cols == 1) {
+      const T* x = b.transposed ? gathered(b.data + r.l0 * b.ld + r.n0, b.ld, r.depth)
+                                : b.data + r.n0 * b.ld + r.l0;
+      if (!a.transposed)
+        gemv_axpy(set, r.rows, r.depth, a.data + r.m0 + r.l0 * a.ld, a.ld, x, alpha, beta, target_);
+      else
+        gemv_dot(set, r.rows, r.depth, a.data + r.l0 + r.m0 * a.ld, a.ld, x, alpha, beta, target_, std::int64_t(1));
+      return;
+    }
+    const T* x = a.transposed ? a.data + r.m0 * a.ld + r.l0 : gathered(a.data + r.m0 + r.l0 * a.ld, a.ld, r.depth);
+    if (!b.transposed) {
+      gemv_dot(set, r.cols, r.depth, b.data + r.n0 * b.ld + r.l0, b.ld, x, alpha, beta, target_, ld_);
+    } else if (ld_ == 1) {
+      gemv_axpy(set, r.cols, r.depth, b.data + r.l0 * b.ld + r.n0, b.ld, x, alpha, beta, target_);
+    } else {   // a row of C is strided: the product into a contiguous row first
+      T* row = vector_scratch() + L::KT;
+      gemv_axpy(set, r.cols, r.depth, b.data + r.l0 * b.ld + r.n0, b.ld, x, alpha, T(0), row);
+      for (std::int64_t j = 0; j < r.cols; ++j) {
+        T& y = target_[j * ld_];
+        y = beta == T(0) ? row[j] : row[j] + beta * y;
+      }
+    }
+  }
+
+  // The thread's vector scratch: a gathered x (at most KT) followed by a row of output (at most BN); one size,
+  // so that taking the row never moves the x taken before.
+  static T* vector_scratch() { return thread_scratch<T, ScratchUse::vector>(L::KT + L::BN); }
+  // x[0 : count] = from[i * stride] (count <= KT), in the thread's vector scratch.
+  static const T* gathered(const T* from, std::int64_t stride, std::int64_t count) {
+    if (stride == 1) return from;
+    T* x = vector_scratch();
+    for (std::int64_t i = 0; i < count; ++i) x[i] = from[i * stride];
+    return x;
+  }
+
   BlockOutput<T> out_;
+  T* target_;
+  std::int64_t ld_;
   bool first_ = true;
 };
 

@@ -1,20 +1,23 @@
 // The CUDA lowering of the kernel model's matrix fragments and staged copies (portkern/kernel/fragment.hpp).
 //
-// Staged tiles: a ring of Stages tiles in dynamic shared memory. An operand is kept x-major, [KT][BX + pad]
-// (rows 16-byte aligned; for float a row length of 8 mod 32 words, so that the mma fragments' loads, lanes
-// (g, t) at t * row + g, hit 32 distinct banks), or, for the 3xTF32 fragment of an operand contiguous along k
-// in memory, k-major, [BX][KT + 4] (copied in 16-byte chunks along k; (KT + 4) / 4 odd, so lanes (g, t) at
-// g * row + t hit 32 distinct banks too). A copy is one cp.async commit group: each
-// item copies its share, 16 bytes at a time where the operand is contiguous along the tile's rows and the
-// addresses allow it (A not transposed, B transposed), 4 or 8 bytes otherwise, with zero fill past the
-// matrix's edges (cp.async's source size), so that a tile is always whole. wait() is
+// Staged tiles: a ring of Stages tiles in dynamic shared memory. A tile mirrors its operand's layout in
+// memory, so that every copy moves 16-byte chunks where alignment allows: an operand contiguous along k (A
+// transposed, B not) is kept k-major, [BX][KT + 4] ((KT + 4) / 4 odd: a warp's 16-byte loads along k of
+// distinct rows, and the mma fragments' loads, lanes (g, t) at g * row + t, hit distinct banks); one
+// contiguous along m or n x-major, [KT][BX + pad] (float rows of 8 mod 32 words, so that the mma fragments'
+// loads, lanes (g, t) at t * row + g, hit 32 distinct banks). A copy is one cp.async commit group: each item
+// copies its share of chunks (16 bytes, or 4 or 8 where the operand's pointer or ld is not 16-byte aligned),
+// zero-filled past the matrix's edges (cp.async's source size), so that a tile is always whole. Addresses
+// are a base pointer per tile plus (outer * ld + inner) per chunk: 64-bit coordinates per chunk cost 13-15%
+// of the 3xTF32 kernel on the H100 (data/results/h100-2026-11-25-explore). wait() is
 // cp.async.wait_group<Stages - 2> and a barrier: the oldest copy has landed and every item sees it, and
 // every item has finished with the slot the next copy overwrites. Before sm_80 the copies are plain loads
 // and stores.
-// SIMT fragment (IEEE, float or double): TM x TN accumulators per item in registers; item (x, y) owns rows in runs of 4
-// (4x + (i/4)*4*ItemsM + i%4) when TM is a multiple of 4, else x + i*ItemsM, and likewise columns, so
-// that a warp's fragment loads are 16-byte loads of consecutive addresses (no bank conflicts) and its C
-// stores are coalesced. SIMT FMA in the operand's precision.
+// SIMT fragment (IEEE, float or double): TM x TN accumulators per item in registers, SIMT FMA in the
+// operand's precision, k walked 4 steps at a time. From an x-major tile an item reads its values of one k
+// in 16-byte runs of 4 (it owns rows 4x + (i/4)*4*ItemsM + i%4, and likewise columns: consecutive addresses
+// across a warp, coalesced C stores); from a k-major tile it reads 4 k of one row at once, and owns rows
+// x + i*ItemsM (distinct banks across the warp).
 // 3xTF32 fragment (float): the group's warps tile the block as WARPS_M x WARPS_N warp tiles of MT x NT
 // m16n8k8 atoms (atoms.cuh); each k-tile's product goes into zeroed partial sums that are then added to the
 // accumulators with round-to-nearest (the tensor core's accumulation truncates).
@@ -70,6 +73,13 @@ __device__ __forceinline__ void copy_wait() {
 
 }  // namespace detail
 
+// One output element: c = value + beta * c, or c += value atomically where the output accumulates.
+template <class T>
+__device__ __forceinline__ void store_value(T& c, const BlockOutput<T>& out, T value) {
+  if (out.accumulate) atomicAdd(&c, value);
+  else c = out.beta == T(0) ? value : value + out.beta * c;
+}
+
 template <class L>
 class StagedTiles {
  public:
@@ -79,10 +89,11 @@ class StagedTiles {
   // Row lengths: float rows of 8 mod 32 words (conflict-free mma fragment loads), double rows padded by 4.
   static constexpr int padded(int x) { return sizeof(T) == 4 ? x + (8 - x % 32 + 32) % 32 : x + 4; }
   static constexpr int lda = padded(BM), ldb = padded(BN);
-  // The 3xTF32 fragment (float only: double takes the SIMT one) reads k-major tiles; the SIMT one x-major rows.
+  static constexpr bool a_k_major = L::a_along_k, b_k_major = L::b_along_k;
+  // The 3xTF32 fragment (float only: double takes the SIMT one).
   static constexpr bool atoms = L::tf32x3 && std::is_same_v<T, float>;
-  static constexpr bool a_k_major = atoms && L::a_along_k, b_k_major = atoms && L::b_along_k;
   static_assert((KT + 4) / 4 % 2 == 1 || !(a_k_major || b_k_major), "k-major tiles: (KT + 4) / 4 odd");
+  static_assert(KT % 4 == 0, "k-tiles of a multiple of 4 (the fragments read 4 k at a time)");
   template <int BX, bool KMajor>
   using Tile = std::conditional_t<KMajor, T[BX][KT + 4], T[KT][padded(BX)]>;
   struct Storage {
@@ -99,8 +110,8 @@ class StagedTiles {
                        std::int64_t n0, std::int64_t l0, std::int64_t m, std::int64_t n, std::int64_t k) {
     if (l0 < k) {
       const int tid = int(threadIdx.x + threadIdx.y * blockDim.x);
-      copy_operand<BM, a_k_major>(s_.a[slot], a, m0, l0, m, k, tid, false);
-      copy_operand<BN, b_k_major>(s_.b[slot], b, n0, l0, n, k, tid, true);
+      copy_operand<BM, a_k_major>(s_.a[slot], a, m0, l0, m, k, tid);
+      copy_operand<BN, b_k_major>(s_.b[slot], b, n0, l0, n, k, tid);
     }
     detail::copy_commit();   // one group per copy, empty or not, so that wait() counts stages
   }
@@ -111,15 +122,9 @@ class StagedTiles {
     __syncthreads();
   }
 
-  // Rows of x-major tiles (the SIMT fragment's 16-byte loads), and single elements (l, x) of either layout.
-  __device__ const T (&a(int slot) const)[KT][lda] {
-    static_assert(!a_k_major);
-    return s_.a[slot];
-  }
-  __device__ const T (&b(int slot) const)[KT][ldb] {
-    static_assert(!b_k_major);
-    return s_.b[slot];
-  }
+  // The tiles of a slot (x-major: [k][x]; k-major: [x][k]), and single elements (l, x) of either layout.
+  __device__ const Tile<BM, a_k_major>& a(int slot) const { return s_.a[slot]; }
+  __device__ const Tile<BN, b_k_major>& b(int slot) const { return s_.b[slot]; }
   __device__ T a_at(int slot, int l, int x) const {
     if constexpr (a_k_major) return s_.a[slot][x][l];
     else return s_.a[slot][l][x];
@@ -130,62 +135,36 @@ class StagedTiles {
   }
 
  private:
-  // The tile of X = op(A) (rows along m: is_b false) or op(B)^T (rows along n: is_b true): element (x, l) of
-  // the tile, x < BX along m or n, l < KT along k, goes to tile[l][x]. In memory, A(x, l) is at
-  // data[x + l*ld] (contiguous along x) unless transposed; B(l, x) is at data[l + x*ld] (contiguous along l)
-  // unless transposed.
-  // A k-major tile holds element (x, l) at tile[x][l], and only operands contiguous along k are kept so.
+  // The tile of X = op(A) (x along m) or op(B)^T (x along n), x < BX, l < KT: element (x, l) is X(x0 + x,
+  // l0 + l). Both layouts are [outer][inner] with inner the direction contiguous in memory (k for a k-major
+  // tile, x for an x-major one), so element (outer, inner) is at base[outer * ld + inner].
   template <int BX, bool KMajor, class TileRef>
   __device__ static void copy_operand(TileRef& tile, const MatrixOperand<T>& op, std::int64_t x0, std::int64_t l0,
-                                      std::int64_t x_end, std::int64_t k, int tid, bool is_b) {
-    if constexpr (KMajor) {
-      constexpr int chunks = KT / V;   // 16-byte chunks per row of the tile
-      if (KT % V == 0 && op.ld % V == 0 && reinterpret_cast<std::uintptr_t>(op.data) % 16 == 0) {
-        for (int e = tid; e < BX * chunks; e += items) {
-          const int x = e / chunks, l = (e % chunks) * V;
-          const std::int64_t gx = x0 + x, gl = l0 + l;
-          const std::int64_t left = gx < x_end ? k - gl : 0;
-          const int valid = left <= 0 ? 0 : (left >= V ? 16 : int(left) * int(sizeof(T)));
-          detail::copy_async<16>(&tile[x][l], valid ? op.data + gx * op.ld + gl : op.data, valid);
-        }
-        return;
-      }
-      for (int e = tid; e < BX * KT; e += items) {
-        const int l = e % KT, x = e / KT;
-        const std::int64_t gx = x0 + x, gl = l0 + l;
-        const bool in = gx < x_end && gl < k;
-        detail::copy_async<sizeof(T)>(&tile[x][l], in ? op.data + gx * op.ld + gl : op.data, in ? int(sizeof(T)) : 0);
-      }
-      return;
+                                      std::int64_t x_end, std::int64_t k, int tid) {
+    constexpr int inner_size = KMajor ? KT : BX;
+    const T* base = op.data + (KMajor ? x0 * op.ld + l0 : l0 * op.ld + x0);
+    const int x_left = x_end - x0 < BX ? int(x_end - x0) : BX, l_left = k - l0 < KT ? int(k - l0) : KT;
+    const int outer_left = KMajor ? x_left : l_left, inner_left = KMajor ? l_left : x_left;
+    if (inner_size % V == 0 && op.ld % V == 0 && reinterpret_cast<std::uintptr_t>(op.data) % 16 == 0) {
+      copy_chunks<V, inner_size, BX * KT>(tile, op, base, outer_left, inner_left, tid);
     } else {
-    const bool along_x = is_b ? op.transposed : !op.transposed;   // memory contiguous along the tile's rows
-    if (along_x) {
-      const bool vector = BX % V == 0 && op.ld % V == 0 && reinterpret_cast<std::uintptr_t>(op.data) % 16 == 0;
-      if (vector) {
-        for (int e = tid * V; e < BX * KT; e += items * V) {
-          const int x = e % BX, l = e / BX;
-          const std::int64_t gx = x0 + x, gl = l0 + l;
-          const std::int64_t left = gl < k ? x_end - gx : 0;
-          const int valid = left <= 0 ? 0 : (left >= V ? 16 : int(left) * int(sizeof(T)));
-          detail::copy_async<16>(&tile[l][x], valid ? op.data + gl * op.ld + gx : op.data, valid);
-        }
-        return;
-      }
-      for (int e = tid; e < BX * KT; e += items) {
-        const int x = e % BX, l = e / BX;
-        const std::int64_t gx = x0 + x, gl = l0 + l;
-        const bool in = gx < x_end && gl < k;
-        detail::copy_async<sizeof(T)>(&tile[l][x], in ? op.data + gl * op.ld + gx : op.data, in ? int(sizeof(T)) : 0);
-      }
-      return;
+      copy_chunks<1, inner_size, BX * KT>(tile, op, base, outer_left, inner_left, tid);
     }
-    // Contiguous along k: consecutive items take consecutive l (coalesced reads).
-    for (int e = tid; e < BX * KT; e += items) {
-      const int l = e % KT, x = e / KT;
-      const std::int64_t gx = x0 + x, gl = l0 + l;
-      const bool in = gx < x_end && gl < k;
-      detail::copy_async<sizeof(T)>(&tile[l][x], in ? op.data + gx * op.ld + gl : op.data, in ? int(sizeof(T)) : 0);
-    }
+  }
+
+  // Chunks of W elements (W * sizeof(T) bytes), `chunks_per_row` of them per row of `inner` elements.
+  template <int W, int Inner, int Elements, class TileRef>
+  __device__ static void copy_chunks(TileRef& tile, const MatrixOperand<T>& op, const T* base, int outer_left,
+                                     int inner_left, int tid) {
+    constexpr int per_row = Inner / W, count = Elements / W;
+    PORTKERN_UNROLL
+    for (int q = 0; q < (count + items - 1) / items; ++q) {
+      const int e = tid + q * items;
+      if (count % items != 0 && e >= count) break;
+      const int outer = e / per_row, inner = (e % per_row) * W;
+      const int left = outer < outer_left ? inner_left - inner : 0;
+      const int valid = left <= 0 ? 0 : (left >= W ? W : left) * int(sizeof(T));
+      detail::copy_async<W * sizeof(T)>(&tile[outer][inner], valid ? base + outer * op.ld + inner : op.data, valid);
     }
   }
 
@@ -196,6 +175,7 @@ template <class L>
 class SimtFragment {
  public:
   using T = typename L::value_type;
+  using Tiles = StagedTiles<L>;
   static constexpr int TM = L::TM, TN = L::TN, IM = L::items_m, IN = L::items_n, KT = L::KT;
 
   template <class Group>
@@ -207,26 +187,34 @@ class SimtFragment {
       for (int j = 0; j < TN; ++j) acc_[i][j] = T(0);
   }
 
-  // Row (or column) of the block owned by item coordinate `x` as its i-th: runs of 4 where the tile allows.
-  template <int Tile, int Items>
+  // Row (or column) of the block owned by item coordinate `x` as its i-th: runs of 4 in an x-major tile
+  // where the tile allows, every Items-th in a k-major one.
+  template <int Tile, int Items, bool KMajor>
   __device__ static constexpr int owned(int x, int i) {
-    if constexpr (Tile % 4 == 0) return (i / 4) * 4 * Items + 4 * x + i % 4;
+    if constexpr (Tile % 4 == 0 && !KMajor) return (i / 4) * 4 * Items + 4 * x + i % 4;
     else return x + i * Items;
   }
 
   template <class Group>
-  __device__ void mma(Group&, const StagedTiles<L>& tiles, int slot) {
-    const auto& a = tiles.a(slot);
-    const auto& b = tiles.b(slot);
+  __device__ void mma(Group&, const Tiles& tiles, int slot) {
     PORTKERN_UNROLL
-    for (int l = 0; l < KT; ++l) {
-      T ra[TM], rb[TN];
-      load<TM, IM>(a[l], x_, ra);
-      load<TN, IN>(b[l], y_, rb);
+    for (int l0 = 0; l0 < KT; l0 += 4) {
+      // A k-major tile gives 4 k of a row per load: read them ahead; an x-major one is read k by k.
+      T ka[Tiles::a_k_major ? 4 : 1][TM], kb[Tiles::b_k_major ? 4 : 1][TN];
+      if constexpr (Tiles::a_k_major) load_k_major<TM, IM>(tiles.a(slot), x_, l0, ka);
+      if constexpr (Tiles::b_k_major) load_k_major<TN, IN>(tiles.b(slot), y_, l0, kb);
       PORTKERN_UNROLL
-      for (int i = 0; i < TM; ++i)
+      for (int u = 0; u < 4; ++u) {
+        T ra[TM], rb[TN];
+        if constexpr (Tiles::a_k_major) copy_values(ka[u], ra);
+        else load_x_major<TM, IM>(tiles.a(slot)[l0 + u], x_, ra);
+        if constexpr (Tiles::b_k_major) copy_values(kb[u], rb);
+        else load_x_major<TN, IN>(tiles.b(slot)[l0 + u], y_, rb);
         PORTKERN_UNROLL
-        for (int j = 0; j < TN; ++j) acc_[i][j] += ra[i] * rb[j];
+        for (int i = 0; i < TM; ++i)
+          PORTKERN_UNROLL
+          for (int j = 0; j < TN; ++j) acc_[i][j] += ra[i] * rb[j];
+      }
     }
   }
 
@@ -234,35 +222,51 @@ class SimtFragment {
   __device__ void store(Group&) const {
     PORTKERN_UNROLL
     for (int j = 0; j < TN; ++j) {
-      const int col = owned<TN, IN>(y_, j);
+      const int col = owned<TN, IN, Tiles::b_k_major>(y_, j);
       if (col >= out_.cols) continue;
       T* c = out_.c + std::int64_t(col) * out_.ldc;
       PORTKERN_UNROLL
       for (int i = 0; i < TM; ++i) {
-        const int row = owned<TM, IM>(x_, i);
-        if (row < out_.rows) {
-          const T value = out_.alpha * acc_[i][j];
-          c[row] = out_.beta == T(0) ? value : value + out_.beta * c[row];
-        }
+        const int row = owned<TM, IM, Tiles::a_k_major>(x_, i);
+        if (row < out_.rows) store_value(c[row], out_, out_.alpha * acc_[i][j]);
       }
     }
   }
 
  private:
-  // The item's Tile values of one k-row of a tile: 16-byte-aligned runs of 4 where the tile allows.
+  // The item's Tile values of one k-row of an x-major tile: 16-byte runs of 4 where the tile allows.
   template <int Tile, int Items, class Row>
-  __device__ static void load(const Row& row, int x, T (&r)[Tile]) {
+  __device__ static void load_x_major(const Row& row, int x, T (&r)[Tile]) {
     if constexpr (Tile % 4 == 0) {
       PORTKERN_UNROLL
       for (int q = 0; q < Tile / 4; ++q) {
-        const auto v = vec<T, 4>::load(&row[q * 4 * Items + 4 * x]);
+        const auto v = vec<T, 4>::load(&row[owned<Tile, Items, false>(x, 4 * q)]);
         PORTKERN_UNROLL
         for (int u = 0; u < 4; ++u) r[4 * q + u] = v[u];
       }
     } else {
       PORTKERN_UNROLL
-      for (int i = 0; i < Tile; ++i) r[i] = row[x + i * Items];
+      for (int i = 0; i < Tile; ++i) r[i] = row[owned<Tile, Items, false>(x, i)];
     }
+  }
+  // The item's Tile values of k = l0 .. l0 + 3 of a k-major tile, r[u][i] = (l0 + u, owned row i): 16-byte
+  // loads along k.
+  template <int Tile, int Items, class TileRef>
+  __device__ static void load_k_major(const TileRef& tile, int x, int l0, T (&r)[4][Tile]) {
+    constexpr int W = 16 / sizeof(T);
+    PORTKERN_UNROLL
+    for (int i = 0; i < Tile; ++i)
+      PORTKERN_UNROLL
+      for (int h = 0; h < 4; h += W) {
+        const auto v = vec<T, W>::load(&tile[owned<Tile, Items, true>(x, i)][l0 + h]);
+        PORTKERN_UNROLL
+        for (int u = 0; u < W; ++u) r[h + u][i] = v[u];
+      }
+  }
+  template <int N>
+  __device__ static void copy_values(const T (&from)[N], T (&to)[N]) {
+    PORTKERN_UNROLL
+    for (int i = 0; i < N; ++i) to[i] = from[i];
   }
 
   BlockOutput<T> out_;
@@ -357,11 +361,8 @@ class Tf32x3Fragment {
         PORTKERN_UNROLL
         for (int r = 0; r < 4; ++r) {   // (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1)
           const int row = wm0_ + 16 * i + g_ + 8 * (r >> 1), col = wn0_ + 8 * j + 2 * t_ + (r & 1);
-          if (row < out_.rows && col < out_.cols) {
-            float& c = out_.c[std::int64_t(col) * out_.ldc + row];
-            const float value = out_.alpha * acc_[i][j][r];
-            c = out_.beta == 0.f ? value : value + out_.beta * c;
-          }
+          if (row < out_.rows && col < out_.cols)
+            store_value(out_.c[std::int64_t(col) * out_.ldc + row], out_, out_.alpha * acc_[i][j][r]);
         }
   }
 
