@@ -50,7 +50,7 @@ KINDS = ("im2col", "conv1x1", "fc", "winograd2", "winograd4")
 
 @dataclass(frozen=True)
 class Conv:
-    """A dense 2-D convolution with a square window and "same" padding."""
+    """A dense 2-D convolution with a square window and "same" padding (no padding when `valid`)."""
     net: str
     name: str
     window: int
@@ -58,9 +58,12 @@ class Conv:
     in_hw: int
     in_c: int
     out_k: int
+    valid: bool = False
 
     @property
     def out_hw(self) -> int:
+        if self.valid:
+            return (self.in_hw - self.window) // self.stride + 1
         return math.ceil(self.in_hw / self.stride)
 
 
@@ -82,10 +85,12 @@ class Gemm:
     net: str
     layer: str
     kind: str
+    trans_a: int = 0
+    trans_b: int = 0
 
     @property
-    def key(self) -> tuple[int, int, int, int]:
-        return (self.m, self.k, self.n, self.batch)
+    def key(self) -> tuple[int, int, int, int, int, int]:
+        return (self.m, self.k, self.n, self.batch, self.trans_a, self.trans_b)
 
     @property
     def flops(self) -> int:
@@ -177,21 +182,24 @@ def all_gemms(batches: tuple[int, ...] = BATCHES) -> list[Gemm]:
     return rows
 
 
-def deduplicate(rows: list[Gemm]) -> list[tuple[Gemm, int]]:
-    """Merge rows with the same (m, k, n, batch), keeping the first and counting the occurrences."""
+def deduplicate(rows: list[Gemm], key=lambda g: g.key) -> list[tuple[Gemm, int]]:
+    """Merge rows with the same `key` (default: the shape, (m, k, n, batch, trans_a, trans_b)), keeping the first
+    and counting the occurrences."""
     first: dict[tuple, Gemm] = {}
     count: dict[tuple, int] = {}
     for g in rows:
-        first.setdefault(g.key, g)
-        count[g.key] = count.get(g.key, 0) + 1
-    return [(g, count[key]) for key, g in first.items()]
+        first.setdefault(key(g), g)
+        count[key(g)] = count.get(key(g), 0) + 1
+    return [(g, count[k]) for k, g in first.items()]
 
 
-def quick_subset(rows: list[tuple[Gemm, int]], total: int = QUICK_ROWS) -> list[tuple[Gemm, int]]:
-    """A deterministic stratified sample: each kind gets a share of `total` proportional to its size (at least 4,
-    largest remainders first), and within a kind the rows are spread evenly over the range of FLOP counts."""
+def quick_subset(rows: list[tuple[Gemm, int]], total: int = QUICK_ROWS,
+                 kinds: tuple[str, ...] = KINDS) -> list[tuple[Gemm, int]]:
+    """A deterministic stratified sample of distinct shapes: each of `kinds` gets a share of `total` proportional
+    to its size (at least 4, largest remainders first), and within a kind the rows are spread evenly over the
+    range of FLOP counts."""
     by_kind = {kind: sorted((r for r in rows if r[0].kind == kind), key=lambda r: (r[0].flops, r[0].key))
-               for kind in KINDS}
+               for kind in kinds}
     by_kind = {k: v for k, v in by_kind.items() if v}
     total = min(total, len(rows))
     floor = min(4, total // max(1, len(by_kind)))
@@ -203,11 +211,11 @@ def quick_subset(rows: list[tuple[Gemm, int]], total: int = QUICK_ROWS) -> list[
         open_kinds = [k for k in by_kind if quota[k] < len(by_kind[k])]
         if not open_kinds:
             break
-        k = max(open_kinds, key=lambda k: (ideal[k] - quota[k], -KINDS.index(k)))
+        k = max(open_kinds, key=lambda k: (ideal[k] - quota[k], -kinds.index(k)))
         quota[k] += 1
         spare -= 1
     chosen = []
-    for kind in KINDS:
+    for kind in kinds:
         items = by_kind.get(kind, [])
         q = quota.get(kind, 0)
         if q == 0:
@@ -225,7 +233,7 @@ def write_csv(path: Path, rows: list[tuple[Gemm, int]]) -> None:
         w.writerow(HEADER)
         for g, n in rows:
             layer = g.layer if n == 1 else f"{g.layer} (x{n})"
-            w.writerow([g.m, g.k, g.n, g.batch, 0, 0, g.net, layer, g.kind])
+            w.writerow([g.m, g.k, g.n, g.batch, g.trans_a, g.trans_b, g.net, layer, g.kind])
 
 
 def main() -> None:

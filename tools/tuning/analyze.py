@@ -3,6 +3,7 @@
 
   python3 tools/tuning/analyze.py DATASET.csv [...] --out DIR [--op gemm|conv2d] [--family tiled] [--seed 0]
                                   [--deploy-header deploy/<class>/<op>.hpp --device-class <class>]
+                                  [--networks data/shapes/gemm_nets.csv data/shapes/gemm_more_nets.csv ...]
 
 Per family of configurations (all families in the data, or just --family):
  1. split the shapes into training and held-out test shapes (fixed seed, --test-fraction);
@@ -18,10 +19,19 @@ When several families are analysed, a top-level decision tree chooses the family
 family whose deployed choice is fastest) and the whole is scored on the test shapes against the best of all
 configurations of all families.
 
+With --networks (GEMM shape lists naming each shape's network in a `net` column), the deployment's recipe is
+also scored by leaving whole networks out: for each network owning shapes of the dataset, every family's
+selection (the chosen normalisation, selection method and N) and tree, and the family tree, are fitted again on
+the shapes of the other networks only (a shape of several networks belongs to each: it is held out with any of
+them; shapes of no listed network are always trained on) and scored on the network's shapes, as fractions of
+the best of all configurations and of the best of each family; per network and the geomean over networks, next
+to the random split's score.
+
 Writes to --out: report.md (all tables), *.csv tables, selection_vs_n.png, scores.csv (every selection),
 selection.json (the deployment, read by codegen.py); one subdirectory per family when there are several; for an
 op whose hand-written rule is kept as a baseline (runtime_rules.py), deployed_vs_baseline.csv and the comparison in
-selection.json.
+selection.json; with --networks, leave_networks_out.csv, its section in report.md (the family's report, or one of
+its own when there are several families) and in selection.json ("leave_networks_out").
 """
 from __future__ import annotations
 
@@ -235,11 +245,17 @@ def family_choices(full: dataset.PerfTable, deps: list[Deployment], fam_tables: 
                    attribute: str) -> np.ndarray:
     """shapes x families: column of `full` each family's model (Deployment.<attribute>) runs on each shape of
     `full`; -1 where the family has no successful configuration for the shape."""
+    return full_columns(full, [getattr(dep, attribute) for dep in deps], fam_tables)
+
+
+def full_columns(full: dataset.PerfTable, local_choices: list[np.ndarray],
+                 fam_tables: list[dataset.PerfTable]) -> np.ndarray:
+    """shapes x families: the columns of `full` of each family's choices (columns of its own table, per shape of
+    it); -1 where the family's table lacks the shape."""
     keys = shape_keys(full)
     col = {c: i for i, c in enumerate(full.configs)}
-    choice = np.full((full.n_shapes, len(deps)), -1, dtype=int)
-    for f, (dep, ft) in enumerate(zip(deps, fam_tables)):
-        local = getattr(dep, attribute)
+    choice = np.full((full.n_shapes, len(fam_tables)), -1, dtype=int)
+    for f, (local, ft) in enumerate(zip(local_choices, fam_tables)):
         where = {k: i for i, k in enumerate(shape_keys(ft))}
         for s, key in enumerate(keys):
             if key in where:
@@ -321,9 +337,104 @@ def compare_with_baseline(full: dataset.PerfTable, sp: evaluate.Split, result: d
             "shapes_slower": int((rows.deployed_fraction < rows.baseline_fraction / 1.02).sum())}
 
 
+def refitted_choice(ft: dataset.PerfTable, dep: Deployment, feats: np.ndarray, train: np.ndarray,
+                    opts: Options) -> np.ndarray | None:
+    """Per shape of `ft`, the column the family's recipe (dep's normalisation, selection method, N and tree) picks
+    once fitted on the shapes `train` alone; None when those are too few for N configurations."""
+    perf = ft.perf[train]
+    if dep.tree is None:   # one configuration deployed, without a tree
+        return np.full(ft.n_shapes, selection.top_n(perf, 1)[0]) if len(train) else None
+    if len(train) <= dep.n:
+        return None
+    sel = selection.select(dep.selection, normalise.NORMALISATIONS[dep.normalisation](perf), perf, feats[train],
+                           dep.n, opts.seed)
+    model = classify.fit(classify.name_of(dep.classifier), feats[train], classify.best_labels(perf, sel), opts.seed)
+    return np.asarray(sel)[model.predict(feats)]
+
+
+def held_out_network(full: dataset.PerfTable, deps: list[Deployment], tables: list[dataset.PerfTable],
+                     family_classifier: str | None, sp: evaluate.Split, opts: Options) -> dict:
+    """The deployment's recipe fitted on the training shapes of `sp` and scored on its held-out shapes: the
+    whole (family tree included) against the best of all configurations, each family against its own best
+    (None where the family cannot be fitted or has none of the held-out shapes)."""
+    test_keys = {shape_keys(full)[i] for i in sp.test}
+    local, families = [], {}
+    for dep, ft in zip(deps, tables):
+        fsp = family_split(ft, test_keys)
+        choice = refitted_choice(ft, dep, feature_matrix(ft.shapes, op=ft.op), fsp.train, opts)
+        local.append(choice)
+        families[dep.family] = evaluate.choice_score(ft.perf[fsp.test], choice[fsp.test]) \
+            if choice is not None and len(fsp.test) else None
+    score = None
+    if all(c is not None for c in local):
+        choice = full_columns(full, local, tables)
+        fam = np.zeros(full.n_shapes, dtype=int)
+        if family_classifier is not None:
+            feats = feature_matrix(full.shapes, op=full.op)
+            labels = fastest_family(full, choice)
+            fam = classify.fit(classify.name_of(family_classifier), feats[sp.train], labels[sp.train],
+                               opts.seed).predict(feats)
+        picked = with_fallback(full, choice[np.arange(full.n_shapes), fam])
+        score = evaluate.choice_score(full.perf[sp.test], picked[sp.test])
+    return {"shapes": len(sp.test), "training_shapes": len(sp.train), "score": score, "families": families}
+
+
+def geomean_of(values: list[float | None]) -> float | None:
+    """Geomean of the values that are not None (None when none is)."""
+    values = [v for v in values if v is not None]
+    return evaluate.geomean(values) if values else None
+
+
+def leave_networks_out(full: dataset.PerfTable, deps: list[Deployment], tables: list[dataset.PerfTable],
+                       family_classifier: str | None, networks: dict[tuple, set[str]], opts: Options) -> dict:
+    """Leave-networks-out scores of the deployment's recipe (module docstring): per network (held_out_network)
+    and their geomeans over networks."""
+    splits = evaluate.network_splits(shape_keys(full), networks)
+    if not splits:
+        raise dataset.DatasetError("no shape of the dataset is in the network shape lists")
+    per_net = {net: held_out_network(full, deps, tables, family_classifier, sp, opts) for net, sp in splits.items()}
+    labelled = set().union(*(set(sp.test) for sp in splits.values()))
+    return {"networks": per_net,
+            "unlabelled_shapes": full.n_shapes - len(labelled),
+            "geomean": {"score": geomean_of([r["score"] for r in per_net.values()]),
+                        "families": {d.family: geomean_of([r["families"][d.family] for r in per_net.values()])
+                                     for d in deps}}}
+
+
+def networks_report(out_dir: Path, full: dataset.PerfTable, loo: dict, deps: list[Deployment],
+                    append: bool) -> None:
+    """The leave-networks-out table (selection.json's "leave_networks_out") next to the random split's score:
+    leave_networks_out.csv and a section of report.md (appended to the family's report when `append`)."""
+
+    def percent(value: float | None) -> float:
+        return float("nan") if value is None else 100.0 * value
+
+    def row(counts: tuple, score: float | None, families: dict) -> dict:
+        return {"held-out shapes": counts[0], "training shapes": counts[1], "% of best of all": percent(score),
+                **{f"{d.family}: % of family best": percent(families[d.family]) for d in deps}}
+
+    rows = {net: row((r["shapes"], r["training_shapes"]), r["score"], r["families"])
+            for net, r in loo["networks"].items()}
+    rows["geomean over networks"] = row(("", ""), loo["geomean"]["score"], loo["geomean"]["families"])
+    split = loo["random_split"]
+    rows["random split"] = row((split["held_out_shapes"], full.n_shapes - split["held_out_shapes"]), split["score"],
+                               split["families"])
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "network"
+    rep = report.Report(out_dir, f"{full.device} {full.op}: leaving whole networks out")
+    rep.table("leave_networks_out", "Leave-networks-out: each network held out in turn", table,
+              "The deployment's recipe (normalisation, selection method, N, trees) fitted on the other networks' "
+              "shapes and scored on the network's (geomean % of the best of all configurations, and of the best "
+              "configuration of each family); a shape of several networks is held out with each of them; shapes of "
+              f"no listed network, always trained on: {loo['unlabelled_shapes']}. Network lists: "
+              f"{', '.join(loo['network_files'])}. Last row: the random split's held-out score.")
+    rep.write(append=append)
+
+
 def analyse(paths: list[str], out_dir: Path, op: str = "gemm", family: str | None = None,
-            device: str | None = None, opts: Options | None = None) -> dict:
-    """Run the whole analysis; writes the outputs to out_dir and returns the selection (also selection.json)."""
+            device: str | None = None, opts: Options | None = None, networks: list[str] | None = None) -> dict:
+    """Run the whole analysis; writes the outputs to out_dir and returns the selection (also selection.json).
+    `networks`: shape lists with a `net` column for the leave-networks-out evaluation."""
     opts = opts or Options()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -374,6 +485,16 @@ def analyse(paths: list[str], out_dir: Path, op: str = "gemm", family: str | Non
                       "normalisation": d.normalisation, "classifier": d.classifier, "score": d.score,
                       "oracle": d.oracle} for d in deps],
     }
+    if networks:
+        loo = leave_networks_out(full, deps, tables, fam_spec, dataset.read_networks(networks, op), opts)
+        result["leave_networks_out"] = {
+            "network_files": [str(p) for p in networks], **loo,
+            "random_split": {"held_out_shapes": len(sp.test), "score": score,
+                             "families": {d.family: d.score for d in deps}}}
+        networks_report(out_dir, full, result["leave_networks_out"], deps, append=len(families) == 1)
+        if loo["geomean"]["score"] is not None:
+            log(opts, f"leave-networks-out: {100 * loo['geomean']['score']:.2f}% of the best of all configurations "
+                      f"(geomean over {len(loo['networks'])} networks; random split {100 * score:.2f}%)")
     baseline = compare_with_baseline(full, sp, result, deps, tables, out_dir)
     if baseline:
         result["baseline"] = baseline
@@ -407,6 +528,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--no-refit", action="store_true", help="deploy the held-out models instead of refitting")
     p.add_argument("--deploy-header", type=Path, default=None, help="also write the C++ header here")
     p.add_argument("--device-class", default=None, help="namespace / device class of the header")
+    p.add_argument("--networks", nargs="+", default=None, metavar="FILE",
+                   help="GEMM shape lists with a net column (data/shapes/gemm_*.csv): also score the deployment "
+                        "leaving each network out")
     return p.parse_args(argv)
 
 
@@ -421,7 +545,7 @@ def main(argv: list[str] | None = None) -> None:
     if unknown:
         sys.exit(f"unknown normalisations/methods {unknown}")
     try:
-        result = analyse(args.datasets, args.out, args.op, args.family, args.device, opts)
+        result = analyse(args.datasets, args.out, args.op, args.family, args.device, opts, args.networks)
     except dataset.DatasetError as err:
         sys.exit(f"error: {err}")
     if args.deploy_header:

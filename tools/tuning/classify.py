@@ -67,6 +67,11 @@ def spec(name: str) -> str:
     return f"{name} ({', '.join(f'{k}={v}' for k, v in params.items()) or 'unlimited'})"
 
 
+def name_of(spec_text: str) -> str:
+    """The classifier name a `spec` string starts with ("DecisionTreeB (max_depth=6, ...)" -> "DecisionTreeB")."""
+    return spec_text.partition(" ")[0]
+
+
 class Constant:
     """The classifier used when all training labels agree (SVMs refuse a single class)."""
 

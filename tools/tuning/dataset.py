@@ -14,12 +14,16 @@ and a shape is the key (op, shape columns...); `config` is an opaque, stable str
 for failed or missing measurements. Shapes on which every configuration failed are dropped (they carry no
 information about which configuration to choose).
 
+`read_networks` maps GEMM shapes to the networks using them, from shape lists (data/shapes/gemm_*.csv) with a
+`net` column, for the leave-networks-out evaluation (analyze.py --networks).
+
 `read` tolerates what an interrupted `portkern tune` may leave: a last line without its newline (a row cut
 short) and whole lines that are not rows (a wrong number of cells, or cells that are not numbers) are
 skipped with a `DatasetWarning`; the tuner measures those rows again when it resumes.
 """
 from __future__ import annotations
 
+import csv
 import io
 import warnings
 from dataclasses import dataclass, field
@@ -183,3 +187,24 @@ def load(paths: Iterable[str | Path], op: str = "gemm", family: str | None = Non
     configs = [str(c) for c in wide.columns]
     return PerfTable(shapes[keep].reset_index(drop=True), configs, [str(families[c]) for c in configs], perf[keep],
                      device or devices[0], op, paths, int((~keep).sum()))
+
+
+def read_networks(paths: Iterable[str | Path], op: str = "gemm") -> dict[tuple, set[str]]:
+    """Shape key (the values of `shape_key(op)`: "gemm", m, n, k, batch, trans_a, trans_b) -> the networks using the
+    shape, from GEMM shape lists with columns m,k,n,batch,net (trans_a,trans_b optional, 0 when absent; other
+    columns and lines starting with # ignored). A shape listed in several rows, of one file or several, belongs
+    to each of their networks."""
+    if op != "gemm":
+        raise DatasetError(f"network shape lists are GEMM shape lists; {op} datasets cannot use them")
+    networks: dict[tuple, set[str]] = {}
+    for path in paths:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+        missing = [c for c in ("m", "k", "n", "batch", "net") if rows and c not in rows[0]]
+        if not rows or missing:
+            raise DatasetError(f"{path}: not a shape list with a net column (missing {missing or 'rows'})")
+        for r in rows:
+            key = ("gemm", *(int(r[c]) for c in ("m", "n", "k", "batch")),
+                   *(int(r.get(c) or 0) for c in ("trans_a", "trans_b")))
+            networks.setdefault(key, set()).add(r["net"])
+    return networks

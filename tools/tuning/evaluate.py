@@ -8,6 +8,11 @@ instead of exactly 0 (failures are also counted separately).
   oracle_score      every shape uses the best of the N selected configurations: the most any runtime
                     classifier could reach with that selection
   choice_score      every shape uses the configuration a classifier chose
+
+Shapes are split into training and held-out shapes either at random (`split`) or by network
+(`network_splits`, leave-networks-out: each network's shapes are held out in turn and the selection and
+classifier fitted on the other networks' shapes, so that the score says how a deployment does on a network it
+never saw).
 """
 from __future__ import annotations
 
@@ -32,6 +37,19 @@ def split(n_shapes: int, test_fraction: float = 0.25, seed: int = 0) -> Split:
         raise ValueError(f"need at least 4 shapes to split, got {n_shapes}")
     train, test = train_test_split(np.arange(n_shapes), test_size=test_fraction, random_state=seed)
     return Split(np.sort(train), np.sort(test))
+
+
+def network_splits(keys: list[tuple], networks: dict[tuple, set[str]]) -> dict[str, Split]:
+    """Leave-networks-out splits of the shapes `keys`, one per network owning at least one of them (sorted by
+    name): held out, the network's shapes; training, every other shape. `networks` maps a shape key to the
+    networks using it: a shape of several networks is held out with each of them (and so never trained on when
+    one of its networks is held out); a shape of no network is always trained on."""
+    owners = [networks.get(key, set()) for key in keys]
+    splits = {}
+    for net in sorted(set().union(*owners)):
+        held = np.array([net in o for o in owners])
+        splits[net] = Split(np.flatnonzero(~held), np.flatnonzero(held))
+    return splits
 
 
 def relative(perf: np.ndarray) -> np.ndarray:

@@ -49,9 +49,11 @@ class Report:
         table.to_csv(self.out_dir / f"{name}.csv", float_format="%.4f")
         self.sections += [f"## {title}", ""] + ([note, ""] if note else []) + [to_markdown(table), ""]
 
-    def write(self, name: str = "report.md") -> Path:
+    def write(self, name: str = "report.md", append: bool = False) -> Path:
+        """Write the Markdown report to out_dir/<name>, after what the file holds when `append`."""
         path = self.out_dir / name
-        path.write_text("\n".join(self.sections))
+        before = path.read_text() + "\n" if append and path.exists() else ""
+        path.write_text(before + "\n".join(self.sections))
         return path
 
 
