@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: collect a tuning dataset for `portkern tune ... --deploy`, resuming it.
-#   TUNE_OP=gemm (default): build the tuning configuration (the whole tiled space) and measure every GEMM
-#     family on $TUNE_SHAPES (default nets-quick) into data/tuning/cuda-sm90/gemm-all.csv.
+#   TUNE_OP=gemm (default): build the tuning configuration (the tiled family's staged mode, PORTKERN_TUNING_SPACE)
+#     and measure every GEMM family's default part (tiled: the staged mode; cuda_native: its 5 kernels) on each
+#     of $TUNE_SHAPES (sets or CSV files, default "data/shapes/gemm_tune25.csv data/shapes/gemm_unseen60.csv":
+#     the 25 training shapes, then 60 of networks they never saw) into data/tuning/cuda-sm90/gemm-staged.csv.
+#     TUNE_TESTS=1 also builds the tests and runs the `gpu` ones first, on the same build.
 #   TUNE_OP=conv2d: build the default configuration (it instantiates the whole convolution space) and measure
 #     every algorithm and configuration on the layers of $TUNE_NETS (default "resnet50 vgg16 more_nets":
 #     data/shapes/conv_<net>.csv) at $TUNE_BATCHES (default 1 2 4 8 16 32) into
 #     data/tuning/cuda-sm90/conv2d.csv.
 # Stops measuring after $TUNE_SECONDS (default 420) so that one device call returns what it measured; run
-# it again to go on. The dataset comes back in $OUT.
+# it again to go on (a build already there is reused). The dataset comes back in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/gpu-env.sh
@@ -15,24 +18,38 @@ dest=${OUT:-gpu-tune-out}
 mkdir -p "$dest"
 op=${TUNE_OP:-gemm}
 if [[ $op == gemm ]]; then preset=tuning build=build-tuning; else preset=default build=build; fi
+tests=OFF
+[[ ${TUNE_TESTS:-0} == 1 || $op != gemm ]] && tests=ON
 start=$(date +%s)
-cmake --preset $preset -DCMAKE_CUDA_ARCHITECTURES=90 > "$dest/configure.log" 2>&1 || { tail -20 "$dest/configure.log"; exit 1; }
+cmake --preset $preset -DCMAKE_CUDA_ARCHITECTURES=90 -DPORTKERN_TESTS=$tests > "$dest/configure.log" 2>&1 || { tail -20 "$dest/configure.log"; exit 1; }
 cmake --build --preset $preset -j "$(nproc)" > "$dest/build.log" 2>&1 || { grep -E 'error' -A5 "$dest/build.log" | head -40; exit 1; }
 echo "$preset build in $(( $(date +%s) - start )) s"
+if [[ $op == gemm && ${TUNE_TESTS:-0} == 1 ]]; then
+  ctest --test-dir $build -L gpu --output-on-failure -j 4 > "$dest/ctest-gpu.log" 2>&1
+  tail -4 "$dest/ctest-gpu.log"
+fi
+deadline=$(( $(date +%s) + ${TUNE_SECONDS:-420} ))
 case $op in
   gemm)
-    csv=data/tuning/cuda-sm90/gemm-all.csv
-    command=(tune gemm --device cuda:0 --family all --configs default --shapes "${TUNE_SHAPES:-nets-quick}") ;;
+    csv=data/tuning/cuda-sm90/gemm-staged.csv
+    mkdir -p "$(dirname "$csv")"
+    for shapes in ${TUNE_SHAPES:-data/shapes/gemm_tune25.csv data/shapes/gemm_unseen60.csv}; do
+      left=$(( deadline - $(date +%s) ))
+      [ $left -gt 5 ] || break
+      timeout $left "./$build/portkern" tune gemm --device cuda:0 --family all --configs default --shapes "$shapes" \
+        --out "$csv" 2>> "$dest/tune.log"
+      echo "tune $shapes: exit $? after $(( $(date +%s) - start )) s"
+    done ;;
   conv2d)
     csv=data/tuning/cuda-sm90/conv2d.csv
     read -ra batches <<< "${TUNE_BATCHES:-1 2 4 8 16 32}"
     read -ra nets <<< "${TUNE_NETS:-resnet50 vgg16 more_nets}"
-    command=(tune conv2d --device cuda:0 --nets "${nets[@]}" --batches "${batches[@]}") ;;
+    mkdir -p "$(dirname "$csv")"
+    timeout $(( deadline - $(date +%s) )) "./$build/portkern" tune conv2d --device cuda:0 --nets "${nets[@]}" \
+      --batches "${batches[@]}" --out "$csv" 2> "$dest/tune.log"
+    echo "tune exit $? after $(( $(date +%s) - start )) s" ;;
   *) echo "TUNE_OP must be gemm or conv2d, not '$op'"; exit 1 ;;
 esac
-mkdir -p "$(dirname "$csv")"
-timeout "${TUNE_SECONDS:-420}" "./$build/portkern" "${command[@]}" --out "$csv" 2> "$dest/tune.log"
-echo "tune exit $? after $(( $(date +%s) - start )) s"
 tail -c 300 "$dest/tune.log"; echo
 cp "$csv" "$dest/"
 wc -l "$csv"

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "portkern/kernel/model.hpp"
+#include "portkern/runtime/queue.hpp"
 
 namespace portkern::gemm_impl {
 
@@ -33,8 +34,8 @@ struct ScaleMatrix {
 };
 
 template <class T>
-void scale_cpu(const class Queue& queue, const ScaleMatrix<T>& kernel, std::int64_t batch);
+void scale_cpu(const Queue& queue, const ScaleMatrix<T>& kernel, std::int64_t batch);
 template <class T>
-void scale_cuda(const class Queue& queue, const ScaleMatrix<T>& kernel, std::int64_t batch);
+void scale_cuda(const Queue& queue, const ScaleMatrix<T>& kernel, std::int64_t batch);
 
 }  // namespace portkern::gemm_impl

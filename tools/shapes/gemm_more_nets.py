@@ -5,6 +5,7 @@ Writes, relative to the repository root:
   data/shapes/gemm_more_nets.csv  the GEMMs of 13 more networks and some odd sizes (below: 15 `net` labels), for
                                   judging a tuned selection on networks it never saw (tools/tuning/analyze.py
                                   --networks)
+  data/shapes/gemm_unseen60.csv   60 distinct shapes of the networks the tuning set never saw (unseen_set)
   data/shapes/gemm_tune25.csv     a deterministic 25-shape tuning set, stratified over kinds and sizes, drawn only
                                   from VGG-16, ResNet-50, MobileNetV2 (gemm_nets.py) and BERT-base, so that every
                                   other network stays unseen
@@ -90,6 +91,8 @@ from gemm_nets import KINDS, Conv, Dense, Gemm, all_gemms, deduplicate, gemms_of
 
 MORE_KINDS = KINDS + ("linear", "bmm", "rnn")
 TUNE_ROWS = 25
+UNSEEN_ROWS = 60
+UNSEEN_MAX_FLOPS = 4e9
 CNN_BATCHES = (1, 32)
 
 
@@ -323,6 +326,17 @@ def tuning_set(total: int = TUNE_ROWS) -> list[tuple[Gemm, int]]:
     return quick_subset([r for r in seed + bert if r[0].key not in unseen], total, MORE_KINDS)
 
 
+def unseen_set(total: int = UNSEEN_ROWS) -> list[tuple[Gemm, int]]:
+    """gemm_unseen60.csv: a stratified sample of the distinct shapes of the networks gemm_tune25.csv never saw
+    (every network here but BERT-base), without transposes (what the tuning builds instantiate) and of at most
+    UNSEEN_MAX_FLOPS (a 2-core CPU measures the whole staged space on it in about half an hour): the shapes a
+    deployment is evaluated on, leaving whole networks out."""
+    seen = {g.key for g, _ in tuning_set()}
+    rows = [(g, n) for g, n in deduplicate([g for g in more_gemms() if g.net != "bert_base"])
+            if not g.trans_a and not g.trans_b and g.flops <= UNSEEN_MAX_FLOPS and g.key not in seen]
+    return quick_subset(rows, total, MORE_KINDS)
+
+
 def main() -> None:
     root = Path(__file__).resolve().parents[2]
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -332,11 +346,15 @@ def main() -> None:
     tune = tuning_set()
     write_csv(args.out_dir / "gemm_more_nets.csv", rows)
     write_csv(args.out_dir / "gemm_tune25.csv", tune)
+    unseen = unseen_set()
+    write_csv(args.out_dir / "gemm_unseen60.csv", unseen)
     nets = dict.fromkeys(g.net for g, _ in rows)
     print(f"{args.out_dir / 'gemm_more_nets.csv'}: {len(rows)} rows, {len({g.key for g, _ in rows})} distinct "
           f"shapes (" + ", ".join(f"{net} {sum(g.net == net for g, _ in rows)}" for net in nets) + ")")
     print(f"{args.out_dir / 'gemm_tune25.csv'}: {len(tune)} rows (" +
           ", ".join(f"{k} {sum(g.kind == k for g, _ in tune)}" for k in MORE_KINDS) + ")")
+    print(f"{args.out_dir / 'gemm_unseen60.csv'}: {len(unseen)} rows (" +
+          ", ".join(f"{net} {sum(g.net == net for g, _ in unseen)}" for net in dict.fromkeys(g.net for g, _ in unseen)) + ")")
 
 
 if __name__ == "__main__":

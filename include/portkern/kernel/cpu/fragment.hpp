@@ -3,11 +3,12 @@
 // A group runs on one thread. Its staged tiles are the packing of op(A) and op(B) blocks into the panels the
 // ISA's micro-kernels read (pack.hpp); a copy only records which k-tile a slot holds, and the packing happens
 // when the tile is first multiplied (so the packed panels are hot in the caches when the micro-kernels read
-// them). A's tile goes to one per-thread buffer. B's tiles of a column block are kept, per thread, for the
-// whole depth while it fits in 8 MiB: the thread's next groups (the next row blocks of the same columns,
-// consecutive in the static schedule) reuse them, so B is packed once per column block as in BLIS's loop
-// order, not once per group. Where few row panels use B (the problem has at most MR rows, or 16 MR with B
-// not transposed) the micro-kernels read B where it is (cpu_packed's rule): packing would only copy it.
+// them). A thread keeps the packed panels of a launch's operands while they fit (KeptPanels): its next groups
+// (the next row blocks of the same columns, consecutive in the static schedule, then the next columns) reuse
+// B's panels of a column block and A's panels of every row block, so each is packed once per thread as in
+// BLIS's loop order, not once per group. Where few row panels use B (the problem has at most MR rows, or
+// 16 MR with B not transposed) the micro-kernels read B where it is (cpu_packed's rule): packing would only
+// copy it.
 // Its fragment is the output block itself: the micro-kernels (microkernel.hpp) update MR x NR tiles of it in
 // registers, B's NR-column micro-panel in L1 and A's panels in L2 (BLIS's loop order), the first k-tile with
 // alpha and beta, the next ones adding alpha * A_tile * B_tile. A block of one row or one column is a
@@ -31,7 +32,7 @@ namespace portkern::kernel::cpu {
 
 // A per-thread, 64-byte aligned scratch block of `count` T (one per Use), grown on demand and kept for the
 // thread's life.
-enum class ScratchUse { tiles, packed_columns, partial, vector };
+enum class ScratchUse { kept_a, kept_b, partial, vector };
 template <class T, ScratchUse Use>
 T* thread_scratch(std::int64_t count) {
   struct Block {
@@ -50,18 +51,52 @@ T* thread_scratch(std::int64_t count) {
   return static_cast<T*>(block.p);
 }
 
-// The packed B tiles of the column block a thread last worked on (see above): which block, and which tiles
-// of it are packed.
+// The packed panels of one operand that a thread keeps within a launch: every k-tile of every block of it
+// (blocks of BX rows of op(A), or of BX columns of op(B)) while they fit in max_bytes, else those of the block
+// last used. A thread's groups of one launch reuse them: A's panels of a row block across the column blocks,
+// B's panels of a column block across the row blocks; each is packed once per thread, as in BLIS's loops.
 template <class T>
-struct PackedColumns {
-  static constexpr std::int64_t max_bytes = std::int64_t(8) << 20;
-  std::uint64_t launch = 0;   // valid within one launch only: B's contents may change between launches
-  const T* b = nullptr;
-  std::int64_t ld = 0, n0 = 0, cols = 0, k = 0, tile_elements = 0;
-  bool transposed = false;
-  const MicroKernels<T>* set = nullptr;
-  std::vector<bool> packed;
-  T* tiles = nullptr;
+class KeptPanels {
+ public:
+  static constexpr std::int64_t max_bytes = std::int64_t(32) << 20;
+
+  // What a set of panels is packed from: an operand of one launch (its contents may change between launches).
+  struct Source {
+    std::uint64_t launch;
+    const T* data;
+    std::int64_t ld;
+    bool transposed;
+    std::int64_t extent, k;               // op(A)'s m x k or op(B)'s n x k (B seen transposed)
+    std::int64_t block, tile_elements;    // BX, and the elements of one k-tile's panels of a block
+    const MicroKernels<T>* set;
+    bool operator==(const Source&) const = default;
+  };
+
+  // The panels of k-tile `tile` of block `index` of `source`, packed into them by pack(dst) the first time.
+  template <ScratchUse Use, class Pack>
+  const T* get(const Source& source, std::int64_t kt, std::int64_t index, std::int64_t tile, Pack&& pack) {
+    const std::int64_t tiles = (source.k + kt - 1) / kt, blocks = (source.extent + source.block - 1) / source.block;
+    const bool all = blocks * tiles * source.tile_elements * std::int64_t(sizeof(T)) <= max_bytes;
+    const std::int64_t kept = all ? -1 : index;   // the block kept when not all fit
+    if (!(source_ == source) || kept_block_ != kept || !tiles_) {
+      source_ = source, kept_block_ = kept;
+      packed_.assign(std::size_t((all ? blocks : 1) * tiles), false);
+      tiles_ = thread_scratch<T, Use>((all ? blocks : 1) * tiles * source.tile_elements);
+    }
+    const std::int64_t slot = (all ? index : 0) * tiles + tile;
+    T* panels = tiles_ + slot * source.tile_elements;
+    if (!packed_[std::size_t(slot)]) {
+      pack(panels);
+      packed_[std::size_t(slot)] = true;
+    }
+    return panels;
+  }
+
+ private:
+  Source source_{};
+  std::int64_t kept_block_ = -1;
+  std::vector<bool> packed_;
+  T* tiles_ = nullptr;
 };
 
 template <class L>
@@ -70,11 +105,7 @@ class StagedTiles {
   using T = typename L::value_type;
 
   template <class Group>
-  explicit StagedTiles(Group& g) : set_(active_microkernels<T>()), launch_(g.launch()) {
-    const std::int64_t mr = set_.blocking.mr(), nr = set_.blocking.nr;
-    a_ = thread_scratch<T, ScratchUse::tiles>(round_up_to(L::BM, mr) * L::KT + round_up_to(L::BN, nr) * L::KT);
-    b_ = a_ + round_up_to(L::BM, mr) * L::KT;
-  }
+  explicit StagedTiles(Group& g) : set_(active_microkernels<T>()), launch_(g.launch()) {}
 
   // Records that `slot` holds op(A)[m0 : m0+BM, l0 : l0+KT] and op(B)[l0 : l0+KT, n0 : n0+BN] (clipped to
   // m x k and k x n); packed when multiplied.
@@ -83,13 +114,14 @@ class StagedTiles {
             std::int64_t n0, std::int64_t l0, std::int64_t m, std::int64_t n, std::int64_t k) {
     if (l0 >= k) return;
     slots_[slot] = Request{a, b, m0, n0, l0, L::KT < k - l0 ? L::KT : k - l0,
-                           L::BM < m - m0 ? L::BM : m - m0, L::BN < n - n0 ? L::BN : n - n0, k, m};
+                           L::BM < m - m0 ? L::BM : m - m0, L::BN < n - n0 ? L::BN : n - n0, k, m, n};
   }
 
   template <class Group>
   void wait(Group&) const {}
 
-  // The micro-kernels' panels of `slot`'s tiles, packed once; `rows`, `cols` and `depth` of the block.
+  // The micro-kernels' panels of `slot`'s tiles (kept by the thread: KeptPanels); `rows`, `cols` and `depth`
+  // of the block.
   struct Packed {
     const T* a;
     const T* b;              // B's panels, or B itself (b_columns / b_step as the micro-kernels take them)
@@ -101,62 +133,39 @@ class StagedTiles {
   Packed packed(int slot) {
     const Request& r = slots_[slot];
     const Operands<T> op{r.a.transposed, r.b.transposed, r.a.data, r.a.ld, r.b.data, r.b.ld, T(1)};
-    if (packed_slot_ != slot) {
-      pack_a(set_, op, r.m0, r.rows, r.l0, r.depth, a_);
-      packed_slot_ = slot;
-    }
-    const std::int64_t mr = set_.blocking.mr();
+    const std::int64_t mr = set_.blocking.mr(), nr = set_.blocking.nr, tile = r.l0 / L::KT;
+    const typename KeptPanels<T>::Source a_source{launch_, r.a.data, r.a.ld, r.a.transposed, r.m, r.k,
+                                                  L::BM, round_up_to(L::BM, mr) * L::KT, &set_};
+    static thread_local KeptPanels<T> kept_a, kept_b;
+    const T* a = kept_a.template get<ScratchUse::kept_a>(a_source, L::KT, r.m0 / L::BM, tile, [&](T* panels) {
+      pack_a(set_, op, r.m0, r.rows, r.l0, r.depth, panels);
+    });
     if ((!r.b.transposed && r.m <= 16 * mr) || r.m <= mr) {
       const T* b = r.b.transposed ? r.b.data + r.l0 * r.b.ld + r.n0 : r.b.data + r.n0 * r.b.ld + r.l0;
-      return {a_, b, !r.b.transposed, r.b.ld, r.rows, r.cols, r.depth, true};
+      return {a, b, !r.b.transposed, r.b.ld, r.rows, r.cols, r.depth, true};
     }
-    return {a_, packed_b(op, r), false, 0, r.rows, r.cols, r.depth, false};
+    const typename KeptPanels<T>::Source b_source{launch_, r.b.data, r.b.ld, r.b.transposed, r.n, r.k,
+                                                  L::BN, round_up_to(L::BN, nr) * L::KT, &set_};
+    const T* b = kept_b.template get<ScratchUse::kept_b>(b_source, L::KT, r.n0 / L::BN, tile, [&](T* panels) {
+      pack_b(set_, op, r.l0, r.depth, r.n0, r.cols, panels);
+    });
+    return {a, b, false, 0, r.rows, r.cols, r.depth, false};
   }
-  void consumed() { packed_slot_ = -1; }
 
   const MicroKernels<T>& set() const { return set_; }
 
   // What `slot` holds: op(A)[m0 : m0+rows, l0 : l0+depth] and op(B)[l0 : l0+depth, n0 : n0+cols].
   struct Request {
     MatrixOperand<T> a, b;
-    std::int64_t m0, n0, l0, depth, rows, cols, k, m;
+    std::int64_t m0, n0, l0, depth, rows, cols, k, m, n;
   };
   const Request& request(int slot) const { return slots_[slot]; }
 
  private:
 
-  // B's tile of request r: from the thread's packed column block when it fits there, else packed anew.
-  const T* packed_b(const Operands<T>& op, const Request& r) {
-    const std::int64_t tile_elements = round_up_to(L::BN, set_.blocking.nr) * L::KT;
-    const std::int64_t count = (r.k + L::KT - 1) / L::KT;
-    if (count * tile_elements * std::int64_t(sizeof(T)) > PackedColumns<T>::max_bytes) {
-      pack_b(set_, op, r.l0, r.depth, r.n0, r.cols, b_);
-      return b_;
-    }
-    static thread_local PackedColumns<T> block;
-    if (block.launch != launch_ || block.b != r.b.data || block.ld != r.b.ld || block.transposed != r.b.transposed || block.n0 != r.n0 ||
-        block.cols != r.cols || block.k != r.k || block.tile_elements != tile_elements || block.set != &set_) {
-      block.tiles = nullptr;   // another column block: start over
-      block.packed.assign(std::size_t(count), false);
-      block.launch = launch_, block.b = r.b.data, block.ld = r.b.ld, block.transposed = r.b.transposed, block.n0 = r.n0;
-      block.cols = r.cols, block.k = r.k, block.tile_elements = tile_elements, block.set = &set_;
-    }
-    if (!block.tiles) block.tiles = thread_scratch<T, ScratchUse::packed_columns>(count * tile_elements);
-    const std::int64_t tile = r.l0 / L::KT;
-    T* b = block.tiles + tile * tile_elements;
-    if (!block.packed[std::size_t(tile)]) {
-      pack_b(set_, op, r.l0, r.depth, r.n0, r.cols, b);
-      block.packed[std::size_t(tile)] = true;
-    }
-    return b;
-  }
-
   const MicroKernels<T>& set_;
   std::uint64_t launch_;
-  T* a_;
-  T* b_;
   Request slots_[L::Stages] = {};
-  int packed_slot_ = -1;
 };
 
 template <class L>
@@ -180,7 +189,6 @@ class Fragment {
       product_with_vector(tiles.set(), r, beta);
     else
       product_by_microkernels(tiles, slot, beta);
-    tiles.consumed();
     first_ = false;
   }
 

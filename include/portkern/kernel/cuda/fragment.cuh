@@ -152,19 +152,26 @@ class StagedTiles {
     }
   }
 
-  // Chunks of W elements (W * sizeof(T) bytes), `chunks_per_row` of them per row of `inner` elements.
+  // Chunks of W elements (W * sizeof(T) bytes), Inner / W of them per row of `Inner` elements. The 16-byte
+  // copy is unrolled; the element-wise one (operands not 16-byte aligned) is not: a second unrolled copy
+  // cost the 3xTF32 kernel 30 registers and spills, the SIMT one 40, whichever copy ran.
   template <int W, int Inner, int Elements, class TileRef>
   __device__ static void copy_chunks(TileRef& tile, const MatrixOperand<T>& op, const T* base, int outer_left,
                                      int inner_left, int tid) {
     constexpr int per_row = Inner / W, count = Elements / W;
-    PORTKERN_UNROLL
-    for (int q = 0; q < (count + items - 1) / items; ++q) {
-      const int e = tid + q * items;
-      if (count % items != 0 && e >= count) break;
+    auto chunk = [&](int e) {
       const int outer = e / per_row, inner = (e % per_row) * W;
       const int left = outer < outer_left ? inner_left - inner : 0;
       const int valid = left <= 0 ? 0 : (left >= W ? W : left) * int(sizeof(T));
       detail::copy_async<W * sizeof(T)>(&tile[outer][inner], valid ? base + outer * op.ld + inner : op.data, valid);
+    };
+    if constexpr (W == V) {
+      PORTKERN_UNROLL
+      for (int q = 0; q < (count + items - 1) / items; ++q)
+        if (count % items == 0 || tid + q * items < count) chunk(tid + q * items);
+    } else {
+#pragma unroll 1
+      for (int e = tid; e < count; e += items) chunk(e);
     }
   }
 
