@@ -6,7 +6,8 @@
 # against cuBLAS on the square and nets-quick sets); `baselines` checks with PyTorch that our cuDNN/cuBLAS rows are the vendor at its best
 # (tools/baselines/torch_check.py, after the gemm and conv2d benchmarks), `sanitize` runs compute-sanitizer's
 # memcheck, racecheck and initcheck over the GPU tests (SANITIZE_TOOLS, SANITIZE_FILTER narrow it).
-# TESTS=all|gpu|none picks the CTest runs, GEMM_SETS (default "square seed nets tiled") the GEMM benchmark's sets.
+# TESTS=all|gpu|none picks the CTest runs, GEMM_SETS (default "square seed nets tiled") the GEMM benchmark's sets
+# (or shape CSV files); CONV_NETS (default "vgg16 resnet50") and CONV_BATCHES (default "1 4") the conv2d runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dest=${OUT:-gpu-check-out}   # everything ends up in $dest/gpu-check.tgz (the GPU tool returns at most 8 files)
@@ -51,6 +52,10 @@ if want gemm; then
 for set in ${GEMM_SETS:-square seed nets tiled}; do
   if [ "$set" = tiled ]; then   # the single-source family alone: the best of its deployed configurations
     ./build/portkern bench gemm --device cuda:0 --set nets-quick --family tiled --json "$out/gemm-cuda-tiled.json" > "$out/gemm-cuda-tiled.txt" 2>&1
+  elif [ -f "$set" ]; then      # a shapes CSV, e.g. data/shapes/gemm_unseen60.csv (networks the tuning never saw)
+    name=$(basename "$set" .csv)
+    ./build/portkern bench gemm --device cuda:0 --shapes "$set" --json "$out/gemm-cuda-$name.json" > "$out/gemm-cuda-$name.txt" 2>&1
+    set=$name
   else
     ./build/portkern bench gemm --device cuda:0 --set $set --json "$out/gemm-cuda-$set.json" > "$out/gemm-cuda-$set.txt" 2>&1
   fi
@@ -68,8 +73,8 @@ for set in square nets-quick; do
 done
 fi
 if want conv2d; then
-for net in vgg16 resnet50; do
-  for batch in 1 4; do
+for net in ${CONV_NETS:-vgg16 resnet50}; do
+  for batch in ${CONV_BATCHES:-1 4}; do
     ./build/portkern bench conv2d --device cuda:0 --net $net --batch $batch --json "$out/conv2d-cuda-$net-b$batch.json" > "$out/conv2d-cuda-$net-b$batch.txt" 2>&1
     tail -2 "$out/conv2d-cuda-$net-b$batch.txt"
   done

@@ -155,7 +155,8 @@ TEST(GemmRegistry, DeploymentsPickFromTheFamiliesSpaces) {
     std::set<std::string> names(f.space.begin(), f.space.end());
     EXPECT_EQ(names.size(), f.space.size()) << f.name;
     for (const auto& n : f.space) EXPECT_TRUE(n.starts_with(f.name + "/")) << n;
-    for (const auto& n : f.tuning_seed) EXPECT_TRUE(names.contains(n)) << n;
+    EXPECT_FALSE(f.tuning_part.empty()) << f.name;
+    for (const auto& n : f.tuning_part) EXPECT_TRUE(names.contains(n)) << n;
   }
   for (const DeviceClass& dc : device_classes()) {
     if (dc.backend != Backend::cpu) continue;

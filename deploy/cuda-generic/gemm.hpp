@@ -1,7 +1,10 @@
 // Hand-written deployment of the device class cuda-generic: any CUDA GPU other than those with a class of their
-// own (e.g. sm_80, sm_89, sm_100). Never tuned on such a GPU: it asks for nothing that is not on every GPU the
-// build targets (the tiled configuration without local memory, cuda_native's kernels, whose `auto` choice
-// is a cost model of m, n, k and batch rather than a tree fitted to one GPU) and lets cuda_native/auto decide.
+// own (the build's sm_90 code runs on later GPUs through its PTX). Never tuned on such a GPU, it asks for what
+// every such GPU has and adapts to the device's features at run time instead of a tree fitted to one GPU:
+// cuda_native/auto chooses its kernel and split from a cost model over the problem and the multiprocessor count;
+// the portable family's configuration is the cuda-sm90 deployment's smallest 3xTF32 block (32 x 128, 2 stages:
+// 46 KiB of shared memory, within every such GPU's limit), whose split of k is planned from the device's
+// multiprocessors and the blocks each holds (registers and shared memory: kernel::cuda::resident_groups).
 #pragma once
 
 #include <array>
@@ -17,7 +20,7 @@ struct gemm {
   static constexpr std::string_view device_class = "cuda-generic";
   static constexpr std::array<std::string_view, 2> families = {"cuda_native", "tiled"};
   static constexpr std::array<std::string_view, 1> cuda_native = {"cuda_native/auto"};
-  static constexpr std::array<std::string_view, 1> tiled = {"tiled/r4a4c4_wg16x8_global"};
+  static constexpr std::array<std::string_view, 1> tiled = {"tiled/r4a1c8_wg8x16_staged_k32_s2_x3"};
 
   static int select_family(const Problem&, Path* = nullptr) { return 0; }
   static int select_cuda_native(const Problem&, Path* = nullptr) { return 0; }

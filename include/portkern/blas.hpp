@@ -66,7 +66,7 @@ GemmDeployment gemm_deployment_of_class(const std::string& device_class);   // "
 struct GemmFamily {
   std::string name;
   std::vector<std::string> space;
-  std::vector<std::string> tuning_seed;   // the part `portkern tune` measures unless asked for more
+  std::vector<std::string> tuning_part;   // the part `portkern tune` measures on the device unless asked for more
 };
 // The registry's families that run on `device`, in the registry's order.
 std::vector<GemmFamily> gemm_families(const Device& device);

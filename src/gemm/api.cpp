@@ -99,7 +99,7 @@ GemmDeployment gemm_deployment_of_class(const std::string& device_class) {
 std::vector<GemmFamily> gemm_families(const Device& device) {
   std::vector<GemmFamily> families;
   for (const gemm_impl::FamilyEntry* entry : gemm_impl::gemm_family_entries())
-    if (entry->runs_on(device)) families.push_back({std::string(entry->name), entry->space(), entry->tuning_seed()});
+    if (entry->runs_on(device)) families.push_back({std::string(entry->name), entry->space(), entry->tuning_part(device)});
   return families;
 }
 

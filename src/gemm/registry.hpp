@@ -26,7 +26,7 @@ struct FamilyEntry {
   std::string_view name;                                  // "tiled": every configuration name starts "tiled/"
   bool (*runs_on)(const Device& device);                  // its back end
   const std::vector<std::string>& (*space)();             // the whole space, stable names, in a fixed order
-  const std::vector<std::string>& (*tuning_seed)();       // the part `portkern tune` measures by default
+  std::vector<std::string> (*tuning_part)(const Device&);  // the part `portkern tune` measures on a device by default
   bool (*in_space)(std::string_view config);              // one of space(), without listing it
   // Why `config` (one of the space) cannot run `problem` on a device it runs on; empty when it can. May be null.
   std::string (*why_not)(const Device& device, const deploy::Problem& problem, std::string_view config);

@@ -45,7 +45,7 @@ std::vector<std::pair<std::string, std::string>> tuning_configs(const Device& de
       fail("portkern tune", "this build instantiates only the deployed tiled configurations: build the tuning "
                             "configuration first (cmake --preset tuning && cmake --build --preset tuning)");
 #endif
-    for (const std::string& name : part ? family.tuning_seed : family.space)
+    for (const std::string& name : part ? family.tuning_part : family.space)
       if (part || full || name.find(options.configs) != std::string::npos) configs.emplace_back(family.name, name);
   }
   if (configs.empty()) fail("portkern tune", "family '" + options.family + "' has no configurations on " + device.name());

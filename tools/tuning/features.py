@@ -6,8 +6,9 @@ and evaluate the classifiers) and the equivalent C++ expression over the op's pr
 header). Both perform the same double-precision operations in the same order, so a generated decision tree
 sees exactly the values sklearn was trained on.
 
-GEMM: log2-scaled sizes (m, n, k, batch), their products (areas, volume, total work) and their ratios, plus
-the two transpose flags.
+GEMM: log2-scaled sizes (m, n, k, batch), their products (areas, volume, the outputs of the whole batch — how
+many blocks a GPU has to spread over its multiprocessors —, total work) and their ratios, plus the two
+transpose flags.
 conv2d: log2-scaled batch, channels and output area; the convolution as a GEMM (m = batch * out_h * out_w
 output pixels, n = out_c, k = in_c * window area: what im2col, gemm_1x1 and Winograd's batched GEMMs run),
 its work, its filter size and ratios; the window and stride themselves; and whether gemm_1x1 (1x1, stride 1,
@@ -44,6 +45,8 @@ GEMM_FEATURES: dict[str, Feature] = {
     "log2_nk": Feature(lambda c: np.log2(c["n"] * c["k"]), f"std::log2({_d('n')} * {_d('k')})"),
     "log2_mnk": Feature(lambda c: np.log2(c["m"] * c["n"] * c["k"]),
                         f"std::log2({_d('m')} * {_d('n')} * {_d('k')})"),
+    "log2_outputs": Feature(lambda c: np.log2(c["m"] * c["n"] * c["batch"]),
+                            f"std::log2({_d('m')} * {_d('n')} * {_d('batch')})"),
     "log2_work": Feature(lambda c: np.log2(c["m"] * c["n"] * c["k"] * c["batch"]),
                          f"std::log2({_d('m')} * {_d('n')} * {_d('k')} * {_d('batch')})"),
     "log2_m_over_n": Feature(lambda c: np.log2(c["m"] / c["n"]), f"std::log2({_d('m')} / {_d('n')})"),

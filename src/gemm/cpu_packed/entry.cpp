@@ -28,7 +28,7 @@ extern const FamilyEntry cpu_packed_entry;
 const FamilyEntry cpu_packed_entry{family,
                                    [](const Device& d) { return d.is_cpu(); },
                                    cpu_packed_space,
-                                   cpu_packed_space,
+                                   [](const Device&) { return cpu_packed_space(); },
                                    in_cpu_packed_space,
                                    nullptr,
                                    run_cpu_packed<float>,

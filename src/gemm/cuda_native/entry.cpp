@@ -57,7 +57,7 @@ extern const FamilyEntry cuda_native_entry;
 const FamilyEntry cuda_native_entry{family,
                                     [](const Device& d) { return d.is_cuda(); },
                                     cuda_native_space,
-                                    cuda_native_space,
+                                    [](const Device&) { return cuda_native_space(); },
                                     in_cuda_native_space,
                                     nullptr,
                                     run_cuda_native<float>,

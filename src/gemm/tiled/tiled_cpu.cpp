@@ -13,11 +13,11 @@ void run_tiled_cpu(const Queue& queue, std::string_view config, bool trans_a, bo
   run_tiled<CpuTiledConfigs, true>(
       config, trans_a, trans_b, args,
       [&](const auto& kernel) { launch_gemm<kernel::cpu::Backend>(queue, kernel, queue.cpu_threads()); },
-      [&](std::string_view name, const auto& float_args) {
+      [&](std::string_view name, bool ta, bool tb, const auto& float_args) {
 #if PORTKERN_TUNING
-        return tuning::run_tiled_cpu(name, queue, float_args);
+        return tuning::run_tiled_cpu(name, queue, ta, tb, float_args);
 #else
-        (void)name, (void)float_args;
+        (void)name, (void)ta, (void)tb, (void)float_args;
         return false;
 #endif
       });

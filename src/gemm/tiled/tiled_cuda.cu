@@ -38,11 +38,11 @@ void run_tiled_cuda(const Queue& queue, std::string_view config, bool trans_a, b
                                      " bytes of local memory, more than 49152");
         }
       },
-      [&](std::string_view name, const auto& float_args) {
+      [&](std::string_view name, bool ta, bool tb, const auto& float_args) {
 #if PORTKERN_TUNING
-        return tuning::run_tiled_cuda(name, queue, float_args);
+        return tuning::run_tiled_cuda(name, queue, ta, tb, float_args);
 #else
-        (void)name, (void)float_args;
+        (void)name, (void)ta, (void)tb, (void)float_args;
         return false;
 #endif
       });

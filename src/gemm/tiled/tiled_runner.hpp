@@ -69,9 +69,9 @@ void launch_gemm(const Queue& queue, const Kernel& kernel, std::int64_t resident
 
 // The lookup both back ends make: the deployment's configurations, then the optimisation ladder's steps (every
 // transpose combination and precision: the ladder's last step is the model's fragment path, tested like a
-// deployment), then — for float without transposes, in a tuning build — the whole space.
-// `launch_kernel(kernel)` launches one kernel on the back end; `tuning(config, float_args)` is the tuning
-// build's lookup (false when it has no such configuration).
+// deployment), then — for float, in a tuning build — the part of the space it instantiates.
+// `launch_kernel(kernel)` launches one kernel on the back end; `tuning(config, trans_a, trans_b, float_args)` is
+// the tuning build's lookup (false when it has no such configuration).
 template <class Deployment, bool Cpu, class T, class LaunchKernel, class Tuning>
 void run_tiled(std::string_view config, bool trans_a, bool trans_b, const GemmArgs<T>& args,
                LaunchKernel&& launch_kernel, Tuning&& tuning) {
@@ -83,7 +83,7 @@ void run_tiled(std::string_view config, bool trans_a, bool trans_b, const GemmAr
     if (with_tiled_config<ladder_cuda_configs>(config, launch)) return;
   }
   if constexpr (std::is_same_v<T, float>)
-    if (!trans_a && !trans_b && tuning(config, args)) return;
+    if (tuning(config, trans_a, trans_b, args)) return;
   tiled_config_missing(config, Deployment::device_class);
 }
 

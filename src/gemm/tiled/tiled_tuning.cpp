@@ -15,15 +15,15 @@ bool over_shards(std::string_view name, Run&& run) {
 }
 }  // namespace
 
-bool run_tiled_cpu(std::string_view name, const Queue& queue, const GemmArgs<float>& args) {
-  return over_shards(name, [&]<int S>(const TiledConfig& c) { return run_tiled_cpu_shard<S>(c, queue, args); });
+bool run_tiled_cpu(std::string_view name, const Queue& queue, bool ta, bool tb, const GemmArgs<float>& args) {
+  return over_shards(name, [&]<int S>(const TiledConfig& c) { return run_tiled_cpu_shard<S>(c, queue, ta, tb, args); });
 }
 
-bool run_tiled_cuda(std::string_view name, const Queue& queue, const GemmArgs<float>& args) {
+bool run_tiled_cuda(std::string_view name, const Queue& queue, bool ta, bool tb, const GemmArgs<float>& args) {
 #if PORTKERN_HAVE_CUDA
-  return over_shards(name, [&]<int S>(const TiledConfig& c) { return run_tiled_cuda_shard<S>(c, queue, args); });
+  return over_shards(name, [&]<int S>(const TiledConfig& c) { return run_tiled_cuda_shard<S>(c, queue, ta, tb, args); });
 #else
-  (void)name, (void)queue, (void)args;
+  (void)name, (void)queue, (void)ta, (void)tb, (void)args;
   return false;
 #endif
 }

@@ -1,5 +1,5 @@
-// The tuning build (-DPORTKERN_TUNING=ON): every configuration of the `tiled` space instantiated (float,
-// no transposes: what `portkern tune` measures), split over generated shard files so that the build runs
+// The tuning build (-DPORTKERN_TUNING=ON): every configuration of a part of the `tiled` space instantiated
+// (float, every transpose: what `portkern tune` measures), split over generated shard files so that the build runs
 // in parallel. The shipped library instantiates only its deployment's configurations.
 #pragma once
 
@@ -18,13 +18,15 @@ inline constexpr int tuning_first = PORTKERN_TUNING_SPACE_FIRST, tuning_size = P
 static_assert(tuning_first >= 0 && tuning_first + tuning_size <= tiled_space_size, "a part of the tiled space");
 
 template <int Shard>
-bool run_tiled_cpu_shard(const TiledConfig& config, const Queue& queue, const GemmArgs<float>& args);
+bool run_tiled_cpu_shard(const TiledConfig& config, const Queue& queue, bool trans_a, bool trans_b,
+                         const GemmArgs<float>& args);
 template <int Shard>
-bool run_tiled_cuda_shard(const TiledConfig& config, const Queue& queue, const GemmArgs<float>& args);
+bool run_tiled_cuda_shard(const TiledConfig& config, const Queue& queue, bool trans_a, bool trans_b,
+                          const GemmArgs<float>& args);
 
 // True when the configuration was found (and run) in one of the shards.
-bool run_tiled_cpu(std::string_view config, const Queue& queue, const GemmArgs<float>& args);
-bool run_tiled_cuda(std::string_view config, const Queue& queue, const GemmArgs<float>& args);
+bool run_tiled_cpu(std::string_view config, const Queue& queue, bool trans_a, bool trans_b, const GemmArgs<float>& args);
+bool run_tiled_cuda(std::string_view config, const Queue& queue, bool trans_a, bool trans_b, const GemmArgs<float>& args);
 
 // Tries configuration I of the part if it belongs to this shard and is the one wanted.
 template <std::size_t I, int Shard, int Shards, class Launch>
