@@ -4,6 +4,8 @@
 // files.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <typeinfo>
@@ -86,16 +88,22 @@ void prepare(const Queue& queue, const char* function) {
 }
 
 // How many groups of the kernel the queue's device runs at once: its multiprocessors times the blocks one of
-// them holds (threads, registers and shared memory permitting).
+// them holds (threads, registers and shared memory permitting). Computed once per device: it does not change.
 template <class Kernel>
 std::int64_t resident_groups(const Queue& queue) {
+  static std::array<std::atomic<std::int64_t>, 64> known{};   // per device index: count + 1, 0 while unknown
+  const int device = queue.device().index();
+  if (device < int(known.size()))
+    if (const std::int64_t seen = known[device].load(std::memory_order_relaxed)) return seen - 1;
   const char* function = "portkern::kernel::resident_groups";
   prepare<Kernel>(queue, function);
   int per_processor = 0;
   PORTKERN_CUDA_CHECK(function, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                                     &per_processor, entry<Kernel>, Kernel::group_shape::size,
                                     dynamic_shared_bytes<Kernel>()));
-  return std::int64_t(per_processor) * queue.device().properties().compute_units;
+  const std::int64_t count = std::int64_t(per_processor) * queue.device().properties().compute_units;
+  if (device < int(known.size())) known[device].store(count + 1, std::memory_order_relaxed);
+  return count;
 }
 
 // Launches kernel(group) for every group of `groups` on the queue's stream; checks the launch.
