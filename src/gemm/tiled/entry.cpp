@@ -31,7 +31,7 @@ const std::vector<std::string>& tiled_names() {
 std::vector<std::string> tiled_tuning_part(const Device& device) {
   std::vector<std::string> names;
   for (const TiledConfig& c : tiled_space(TiledPart::staged))
-    if ((c.k_tile >= 256) == device.is_cpu()) names.push_back(name(c));
+    if (staged_cpu_part(c) == device.is_cpu()) names.push_back(name(c));
   return names;
 }
 

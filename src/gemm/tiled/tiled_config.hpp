@@ -94,6 +94,7 @@ constexpr TiledConfig parse_tiled(std::string_view s, bool* ok = nullptr) {
 inline constexpr std::array<std::array<int, 2>, 6> staged_gpu_groups = {{{8, 8}, {8, 16}, {16, 8}, {16, 16}, {8, 32}, {32, 8}}};
 inline constexpr std::array<int, 4> staged_cpu_block_rows = {64, 128, 256, 512};
 inline constexpr std::array<int, 4> staged_cpu_block_cols = {96, 192, 384, 768};
+inline constexpr std::array<int, 2> staged_cpu_k_tiles = {256, 512};   // the GPU's part: k-tiles of 8 to 32
 inline constexpr int tiled_staged_space_size = 2 * 4 * 6 * 2 * 3 + 4 * 4 * 2;
 
 // Every configuration of the space, as a compile-time table: seed 001's 640 (global memory) first, then the
@@ -124,11 +125,14 @@ constexpr std::array<TiledConfig, tiled_space_size> make_tiled_space() {
               space[i++] = TiledConfig{r, 1, c, wg_m, wg_n, TiledMemory::staged, k_tile, 1, stages, tf32x3};
   for (int block_m : staged_cpu_block_rows)
     for (int block_n : staged_cpu_block_cols)
-      for (int k_tile : {256, 512})
+      for (int k_tile : staged_cpu_k_tiles)
         space[i++] = TiledConfig{block_m / 16, 1, block_n / 16, 16, 16, TiledMemory::staged, k_tile, 1, 2};
   return space;
 }
 inline constexpr auto tiled_space_table = make_tiled_space();
+
+// Whether a staged configuration is of the CPU's part (the micro-kernels' cache blocking) or the GPU's.
+constexpr bool staged_cpu_part(const TiledConfig& c) { return c.k_tile >= staged_cpu_k_tiles.front(); }
 
 // The table as a list, or a part of it.
 enum class TiledPart { all, seed, staged };

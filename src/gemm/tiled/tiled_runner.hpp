@@ -49,10 +49,11 @@ void launch_tiled(bool trans_a, bool trans_b, const GemmArgs<T>& args, LaunchKer
 template <class Backend, class Kernel>
 void launch_gemm(const Queue& queue, const Kernel& kernel, std::int64_t resident) {
   if constexpr (Kernel::config.memory == TiledMemory::staged) {
+    using T = typename Kernel::Block::value_type;
     const Kernel planned = Kernel::planned(kernel.args, resident);
-    const auto& p = planned.args;
-    if (planned.accumulates() && p.beta != decltype(p.beta)(1)) {
-      const ScaleMatrix<std::remove_cv_t<decltype(p.beta)>> scale{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c};
+    const GemmArgs<T>& p = planned.args;
+    if (planned.accumulates() && p.beta != T(1)) {
+      const ScaleMatrix<T> scale{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c};
       Backend::launch(queue, scale.groups(p.batch), scale);
     }
     Backend::launch(queue, planned.groups(p), planned);

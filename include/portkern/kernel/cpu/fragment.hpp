@@ -55,9 +55,15 @@ T* thread_scratch(std::int64_t count) {
 // (blocks of BX rows of op(A), or of BX columns of op(B)) while they fit in max_bytes, else those of the block
 // last used. A thread's groups of one launch reuse them: A's panels of a row block across the column blocks,
 // B's panels of a column block across the row blocks; each is packed once per thread, as in BLIS's loops.
-template <class T>
+// One per thread, element type and operand (Use: its scratch buffer), whatever the kernel's block shape.
+template <class T, ScratchUse Use>
 class KeptPanels {
  public:
+  static KeptPanels& of_this_thread() {
+    static thread_local KeptPanels panels;
+    return panels;
+  }
+
   static constexpr std::int64_t max_bytes = std::int64_t(32) << 20;
 
   // What a set of panels is packed from: an operand of one launch (its contents may change between launches).
@@ -73,7 +79,7 @@ class KeptPanels {
   };
 
   // The panels of k-tile `tile` of block `index` of `source`, packed into them by pack(dst) the first time.
-  template <ScratchUse Use, class Pack>
+  template <class Pack>
   const T* get(const Source& source, std::int64_t kt, std::int64_t index, std::int64_t tile, Pack&& pack) {
     const std::int64_t tiles = (source.k + kt - 1) / kt, blocks = (source.extent + source.block - 1) / source.block;
     const bool all = blocks * tiles * source.tile_elements * std::int64_t(sizeof(T)) <= max_bytes;
@@ -134,19 +140,20 @@ class StagedTiles {
     const Request& r = slots_[slot];
     const Operands<T> op{r.a.transposed, r.b.transposed, r.a.data, r.a.ld, r.b.data, r.b.ld, T(1)};
     const std::int64_t mr = set_.blocking.mr(), nr = set_.blocking.nr, tile = r.l0 / L::KT;
-    const typename KeptPanels<T>::Source a_source{launch_, r.a.data, r.a.ld, r.a.transposed, r.m, r.k,
-                                                  L::BM, round_up_to(L::BM, mr) * L::KT, &set_};
-    static thread_local KeptPanels<T> kept_a, kept_b;
-    const T* a = kept_a.template get<ScratchUse::kept_a>(a_source, L::KT, r.m0 / L::BM, tile, [&](T* panels) {
+    using KeptA = KeptPanels<T, ScratchUse::kept_a>;
+    using KeptB = KeptPanels<T, ScratchUse::kept_b>;
+    const typename KeptA::Source a_source{launch_, r.a.data, r.a.ld, r.a.transposed, r.m, r.k,
+                                          L::BM, round_up_to(L::BM, mr) * L::KT, &set_};
+    const T* a = KeptA::of_this_thread().get(a_source, L::KT, r.m0 / L::BM, tile, [&](T* panels) {
       pack_a(set_, op, r.m0, r.rows, r.l0, r.depth, panels);
     });
     if ((!r.b.transposed && r.m <= 16 * mr) || r.m <= mr) {
       const T* b = r.b.transposed ? r.b.data + r.l0 * r.b.ld + r.n0 : r.b.data + r.n0 * r.b.ld + r.l0;
       return {a, b, !r.b.transposed, r.b.ld, r.rows, r.cols, r.depth, true};
     }
-    const typename KeptPanels<T>::Source b_source{launch_, r.b.data, r.b.ld, r.b.transposed, r.n, r.k,
-                                                  L::BN, round_up_to(L::BN, nr) * L::KT, &set_};
-    const T* b = kept_b.template get<ScratchUse::kept_b>(b_source, L::KT, r.n0 / L::BN, tile, [&](T* panels) {
+    const typename KeptB::Source b_source{launch_, r.b.data, r.b.ld, r.b.transposed, r.n, r.k,
+                                          L::BN, round_up_to(L::BN, nr) * L::KT, &set_};
+    const T* b = KeptB::of_this_thread().get(b_source, L::KT, r.n0 / L::BN, tile, [&](T* panels) {
       pack_b(set_, op, r.l0, r.depth, r.n0, r.cols, panels);
     });
     return {a, b, false, 0, r.rows, r.cols, r.depth, false};
@@ -162,7 +169,6 @@ class StagedTiles {
   const Request& request(int slot) const { return slots_[slot]; }
 
  private:
-
   const MicroKernels<T>& set_;
   std::uint64_t launch_;
   Request slots_[L::Stages] = {};
