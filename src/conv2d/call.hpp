@@ -3,8 +3,11 @@
 // may take.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
+#include <mutex>
 
 #include "conv2d/args.hpp"
 #include "conv2d/backends.hpp"
@@ -42,14 +45,49 @@ inline portkern::detail::ScratchPool::Lease lease_floats(Queue& q, std::int64_t 
   return q.scratch_pool().lease(checked_bytes(floats, sizeof(float), conv2d_fn, purpose), purpose);
 }
 
-// Bytes of scratch one chunk of a call may use: sized for the CPU's caches, 8 MiB unless the environment
-// variable `env` (in MiB, for tuning experiments) says otherwise; elsewhere up to 512 MiB before a call works
-// in chunks.
-inline std::int64_t cache_chunk_bytes(const char* env) {
+// Bytes of scratch one chunk of a call may use: sized for the CPU's caches, `default_mib` unless the
+// environment variable `env` (in MiB, for tuning experiments) says otherwise; elsewhere up to 512 MiB before
+// a call works in chunks.
+inline std::int64_t cache_chunk_bytes(const char* env, double default_mib) {
   const char* value = std::getenv(env);
-  return value ? std::int64_t(std::atof(value) * (1 << 20)) : std::int64_t(8) << 20;
+  return std::int64_t((value ? std::atof(value) : default_mib) * (1 << 20));
 }
 inline constexpr std::int64_t large_chunk_bytes = std::int64_t(512) << 20;
+
+// Runs body(part_queue, begin, end) over [0, n) in contiguous parts. On a CPU queue of T > 1 threads, T
+// parts run at once, one per thread, each with a queue of one thread: every phase of a part (the im2col
+// patches and their GEMM, Winograd's transforms and products) runs on the core that made its data, so that
+// data moves through that core's caches only. Run phase by phase, each phase parallel on its own, a thread
+// reads half of what the other wrote; a cloud host that places the two cores on different L3 caches (for
+// minutes at a time) sends that half through memory, and layers ran 1.3x slower in one process than in the
+// next (docs/benchmarking.md). Elsewhere body(q, 0, n) runs once. The first exception a part throws is
+// rethrown after all parts end.
+// core_parts(q, n) is how many parts that is.
+inline std::int64_t core_parts(const Queue& q, std::int64_t n) {
+  return q.device().is_cpu() ? std::max<std::int64_t>(1, std::min<std::int64_t>(q.cpu_threads(), n)) : 1;
+}
+
+template <class Body>
+void for_each_core_part(Queue& q, std::int64_t n, const Body& body) {
+  const std::int64_t parts = core_parts(q, n);
+  if (parts <= 1) {
+    if (n > 0) body(q, std::int64_t(0), n);
+    return;
+  }
+  std::exception_ptr first;
+  std::mutex first_mutex;
+#pragma omp parallel for schedule(static, 1) num_threads(int(parts))
+  for (std::int64_t part = 0; part < parts; ++part) {
+    try {
+      Queue one_thread(q.device(), 1);
+      body(one_thread, n * part / parts, n * (part + 1) / parts);
+    } catch (...) {
+      const std::lock_guard lock(first_mutex);
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
+}
 
 // Why an algorithm that needs dilation 1 cannot take `d`; empty when it can.
 inline std::string undilated(const Conv2dDesc& d) {

@@ -11,6 +11,7 @@
 
 #include "portkern/error.hpp"
 #include "portkern/runtime/buffer.hpp"
+#include "portkern/kernel/cpu/pages.hpp"
 #include "runtime/cpu/cpu_backend.hpp"
 #include "runtime/cuda/cuda_backend.hpp"
 #include "runtime/scratch.hpp"
@@ -24,6 +25,10 @@ std::string for_purpose(std::string_view purpose) {
 }  // namespace
 
 void* allocate(const Device& device, std::size_t bytes, std::string_view purpose) {
+  return detail::allocate(device, bytes, purpose, kernel::cpu::PageUse::buffer);
+}
+
+void* detail::allocate(const Device& device, std::size_t bytes, std::string_view purpose, kernel::cpu::PageUse use) {
   require(bytes > 0, "portkern::allocate", "bytes", bytes, "> 0");
   const std::uint64_t available = device.properties().memory_bytes;
   const std::string asked = std::to_string(bytes) + " bytes on " + device.name() + for_purpose(purpose);
@@ -37,7 +42,7 @@ void* allocate(const Device& device, std::size_t bytes, std::string_view purpose
       fail("portkern::allocate", "cannot allocate " + asked + ": " + (at == std::string::npos ? cause : cause.substr(at)));
     }
   }
-  void* pointer = detail::cpu::allocate_pages(bytes);
+  void* pointer = kernel::cpu::allocate_pages(bytes, use);
   if (!pointer) fail("portkern::allocate", "cannot allocate " + asked + ": out of memory");
   return pointer;
 }

@@ -41,7 +41,7 @@ ScratchPool::Lease ScratchPool::lease(std::size_t bytes, std::string_view purpos
   }
   idle_.reserve(blocks_ + 1);   // room for every block, so that give_back never allocates
   const std::size_t grown = bytes + std::min(bytes / 4, std::size_t(-1) - bytes);
-  void* data = allocate(device_, grown, purpose);
+  void* data = allocate(device_, grown, purpose, kernel::cpu::PageUse::scratch);
   held_ += grown;
   ++blocks_;
   return Lease(this, data, grown);

@@ -7,8 +7,9 @@
 // in use by kernels queued on the queue's stream; the next lease of it is by a call on the same queue, whose
 // kernels run after them (the stream is in order), and a block is freed only by cudaFree, which waits.
 //
-// Bound: the pool holds at most one block per call that ran on the queue at the same time, each at most 5/4
-// of the largest request; a request that no idle block can satisfy frees the largest idle block first.
+// Bound: the pool holds at most the blocks of the calls that ran on the queue at the same time (one per call,
+// or one per core part of a CPU call: src/conv2d/call.hpp), each at most 5/4 of the largest request; a
+// request that no idle block can satisfy frees the largest idle block first.
 // Queue::release_scratch() frees the idle blocks; destroying the queue frees them all.
 #pragma once
 
@@ -17,9 +18,13 @@
 #include <string_view>
 #include <vector>
 
+#include "portkern/kernel/cpu/pages.hpp"
 #include "portkern/runtime/device.hpp"
 
 namespace portkern::detail {
+
+// portkern::allocate, with the CPU pages chosen for the use (a pool's blocks are kept: PageUse::scratch).
+void* allocate(const Device& device, std::size_t bytes, std::string_view purpose, kernel::cpu::PageUse use);
 
 class ScratchPool {
  public:

@@ -64,10 +64,13 @@ __global__ void __launch_bounds__(Kernel::group_shape::size) entry(const Kernel 
 // `staged_block` (fragment.hpp), else none.
 template <class Kernel>
 constexpr std::size_t dynamic_shared_bytes() {
-  if constexpr (requires { typename Kernel::staged_block; })
-    return StagedTiles<typename Kernel::staged_block>::storage_bytes;
-  else
+  if constexpr (requires { typename Kernel::staged_block; }) {
+    constexpr std::size_t bytes = StagedTiles<typename Kernel::staged_block>::storage_bytes;
+    static_assert(bytes <= 227 * 1024, "more shared memory than any GPU gives a block (227 KiB, sm_90)");
+    return bytes;
+  } else {
     return 0;
+  }
 }
 
 // Selects the queue's device and opts the kernel into its dynamic shared memory beyond the default 48 KiB (an

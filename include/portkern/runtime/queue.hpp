@@ -16,8 +16,9 @@
 // Scratch memory. Calls that need temporary device memory (conv2d's im2col and Winograd algorithms) lease it
 // from the queue: a block is one call's alone for the call's duration, so concurrent calls on one queue each
 // get their own block (they do not wait for each other); a finished call's block is kept for the next call.
-// The queue holds at most one block per call that ran on it at the same time, each at most 5/4 of the
-// largest request, and frees them all when it is destroyed (release_scratch() frees them sooner).
+// The queue holds at most the blocks of the calls that ran on it at the same time (one per call, or one per
+// core on the CPU), each at most 5/4 of the largest request, and frees them all when it is destroyed
+// (release_scratch() frees them sooner).
 #pragma once
 
 #include <cstddef>

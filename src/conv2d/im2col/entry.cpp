@@ -17,19 +17,30 @@ void run_im2col(Queue& q, std::string_view config, const ConvArgs& a) {
   const std::int64_t width = a.window_h * a.window_w * a.in_c, rows = a.batch * a.out_h;   // checked by conv2d_complete
   const std::int64_t row_floats =
       checked_mul(a.out_w, width, conv2d_fn, "out_w * window_h * window_w * in_c (an im2col row)");
-  const std::int64_t budget =
-      (chunked && q.device().is_cpu() ? cache_chunk_bytes("PORTKERN_CONV2D_CHUNK_MB") : large_chunk_bytes) / 4;
-  const std::int64_t chunk = std::clamp<std::int64_t>(budget / row_floats, 1, rows);
-  const auto scratch = lease_floats(q, chunk * row_floats, "conv2d scratch (im2col patches)");
-  float* cols = scratch.as<float>();
-  for (std::int64_t r0 = 0; r0 < rows; r0 += chunk) {
-    const std::int64_t r1 = std::min(rows, r0 + chunk), p0 = r0 * a.out_w, p1 = r1 * a.out_w;
-    launch(q, Im2col{a, r0, r1, cols});
-    // Column-major: output (out_c x pixels) = filter (out_c x width) * patches (width x pixels).
-    gemm<float>(q, Op::none, Op::none, a.out_c, p1 - p0, width, 1.f, a.filter, a.out_c, cols, width, 0.f,
-                a.output + p0 * a.out_c, a.out_c);
-    bias_relu(q, a, p0, p1);
-  }
+  // On the CPU the rows are split between the cores (for_each_core_part) when their patches outweigh what
+  // that costs, each core packing the whole filter; a core's chunk of patches stays in its L2 cache (with
+  // 0.5 MiB chunks conv1_1 of ResNet-50 ran at 350-366 GFLOP/s on 2 cores, with 4 MiB ones at 260-330).
+  const bool cpu = q.device().is_cpu();
+  const std::int64_t cores = core_parts(q, rows);
+  const bool by_core = cores > 1 && rows * row_floats >= (cores - 1) * a.out_c * width;
+  const std::int64_t parts = by_core ? cores : 1;
+  const std::int64_t core_chunk = cache_chunk_bytes("PORTKERN_CONV2D_CHUNK_MB", 0.5);
+  const std::int64_t budget = (chunked && cpu ? core_chunk * (by_core ? 1 : cores) : large_chunk_bytes) / 4;
+  const std::int64_t chunk = std::clamp<std::int64_t>(budget / row_floats, 1, (rows + parts - 1) / parts);
+  auto run_rows = [&](Queue& part_queue, std::int64_t begin, std::int64_t end) {
+    const auto scratch = lease_floats(q, chunk * row_floats, "conv2d scratch (im2col patches)");
+    float* cols = scratch.as<float>();
+    for (std::int64_t r0 = begin; r0 < end; r0 += chunk) {
+      const std::int64_t r1 = std::min(end, r0 + chunk), p0 = r0 * a.out_w, p1 = r1 * a.out_w;
+      launch(part_queue, Im2col{a, r0, r1, cols});
+      // Column-major: output (out_c x pixels) = filter (out_c x width) * patches (width x pixels).
+      gemm<float>(part_queue, Op::none, Op::none, a.out_c, p1 - p0, width, 1.f, a.filter, a.out_c, cols, width,
+                  0.f, a.output + p0 * a.out_c, a.out_c);
+      bias_relu(part_queue, a, p0, p1);
+    }
+  };
+  if (by_core) for_each_core_part(q, rows, run_rows);
+  else run_rows(q, 0, rows);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // over chunks of tiles; configurations f2 (F(2x2, 3x3)) and f4 (F(4x4, 3x3)). Its registry entry, and the
 // public API for weights transformed once (winograd_transform_filter, conv2d_winograd).
 #include <algorithm>
+#include <optional>
 
 #include "conv2d/call.hpp"
 #include "conv2d/registry.hpp"
@@ -25,7 +26,7 @@ void transform_filter(const Queue& q, int tile, std::int64_t in_c, std::int64_t 
 }
 
 // Winograd with the transformed filter `u`, or, when `u` is nullptr, with a.filter transformed into the call's
-// scratch first. The scratch block holds that filter, then V and the products of one chunk of tiles.
+// scratch first. Each part of the tiles leases a block for V and the products of one chunk of tiles.
 template <int M>
 void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
   constexpr int alpha = M + 2, positions = alpha * alpha;
@@ -34,29 +35,39 @@ void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
   const std::int64_t tiles = checked_product({a.batch, tiles_h, tiles_w}, fn, "Winograd tiles");
   const std::int64_t per_tile =
       checked_mul(positions, checked_add(a.in_c, a.out_c, fn, "in_c + out_c"), fn, "Winograd floats per tile");
+  // On the CPU the tiles are split between the cores (for_each_core_part) when their data outweighs what
+  // that costs: each core then reads the whole transformed filter (a layer with many channels and few
+  // tiles keeps the cores together on each GEMM instead).
+  const std::int64_t cores = core_parts(q, tiles);
+  const bool by_core = cores > 1 && tiles * (a.in_c + a.out_c) >= (cores - 1) * a.in_c * a.out_c;
+  const std::int64_t parts = by_core ? cores : 1;
   const std::int64_t budget =
-      (q.device().is_cpu() ? cache_chunk_bytes("PORTKERN_CONV2D_WINOGRAD_MB") : large_chunk_bytes) / 4;
-  const std::int64_t chunk = std::clamp<std::int64_t>(budget / per_tile, 1, tiles);
-  // The filter's floats rounded up to 64 bytes, so that V starts as aligned as the block.
-  const std::int64_t u_floats =
-      u ? 0 : (checked_product({positions, a.in_c, a.out_c}, fn, "the transformed filter") + 15) / 16 * 16;
-  const auto scratch = lease_floats(q, checked_add(u_floats, chunk * per_tile, fn, "Winograd scratch floats"),
-                                    "conv2d scratch (Winograd filter and tiles)");
+      (q.device().is_cpu() ? cache_chunk_bytes("PORTKERN_CONV2D_WINOGRAD_MB", 8) / parts : large_chunk_bytes) / 4;
+  const std::int64_t chunk = std::clamp<std::int64_t>(budget / per_tile, 1, (tiles + parts - 1) / parts);
+  std::optional<detail::ScratchPool::Lease> filter_scratch;
   if (!u) {
-    transform_filter(q, M, a.in_c, a.out_c, a.filter, scratch.as<float>());
-    u = scratch.as<float>();
+    filter_scratch.emplace(lease_floats(q, checked_product({positions, a.in_c, a.out_c}, fn, "the transformed filter"),
+                                        "conv2d scratch (Winograd filter)"));
+    transform_filter(q, M, a.in_c, a.out_c, a.filter, filter_scratch->as<float>());
+    u = filter_scratch->as<float>();
   }
-  float* v = scratch.as<float>() + u_floats;
-  float* m = v + chunk * positions * a.in_c;
-  for (std::int64_t t0 = 0; t0 < tiles; t0 += chunk) {
-    const std::int64_t t1 = std::min(tiles, t0 + chunk), count = t1 - t0;
-    const WinogradTiles range{tiles_h, tiles_w, t0, t1};
-    launch(q, WinogradInput<M>{a, range, v});
-    // For each position: products (out_c x tiles) = U (out_c x in_c) * V (in_c x tiles), column-major.
-    gemm_strided_batched<float>(q, Op::none, Op::none, a.out_c, count, a.in_c, 1.f, u, a.out_c, a.in_c * a.out_c, v,
-                                a.in_c, count * a.in_c, 0.f, m, a.out_c, count * a.out_c, positions);
-    launch(q, WinogradOutput<M>{a, range, m});
-  }
+  auto run_tiles = [&](Queue& part_queue, std::int64_t begin, std::int64_t end) {
+    const auto scratch = lease_floats(q, chunk * per_tile, "conv2d scratch (Winograd tiles)");
+    float* v = scratch.as<float>();
+    float* m = v + chunk * positions * a.in_c;
+    for (std::int64_t t0 = begin; t0 < end; t0 += chunk) {
+      const std::int64_t t1 = std::min(end, t0 + chunk), count = t1 - t0;
+      const WinogradTiles range{tiles_h, tiles_w, t0, t1};
+      launch(part_queue, WinogradInput<M>{a, range, v});
+      // For each position: products (out_c x tiles) = U (out_c x in_c) * V (in_c x tiles), column-major.
+      gemm_strided_batched<float>(part_queue, Op::none, Op::none, a.out_c, count, a.in_c, 1.f, u, a.out_c,
+                                  a.in_c * a.out_c, v, a.in_c, count * a.in_c, 0.f, m, a.out_c, count * a.out_c,
+                                  positions);
+      launch(part_queue, WinogradOutput<M>{a, range, m});
+    }
+  };
+  if (by_core) for_each_core_part(q, tiles, run_tiles);
+  else run_tiles(q, 0, tiles);
 }
 
 void run(Queue& queue, std::string_view config, const ConvArgs& a) {

@@ -24,7 +24,7 @@
 #include "portkern/kernel/cpu/gemv.hpp"
 #include "portkern/kernel/cpu/microkernel.hpp"
 #include "portkern/kernel/cpu/pack.hpp"
-#include "runtime/cpu/cpu_backend.hpp"
+#include "portkern/kernel/cpu/pages.hpp"
 
 namespace portkern::gemm_impl::cpu_packed {
 namespace {
@@ -37,7 +37,7 @@ i64 round_up(i64 a, i64 b) { return ceil_div(a, b) * b; }
 std::size_t round_up(std::size_t a, std::size_t b) { return (a + b - 1) / b * b; }
 
 // ---------------------------------------------------------------------------------------------
-// 1. Packing. Per-thread buffers, 64-byte aligned, grown on demand and kept for the thread's life: each OS
+// 1. Packing. Per-thread buffers (on huge pages from 64 KiB: portkern/kernel/cpu/pages.hpp), grown on demand and kept for the thread's life: each OS
 // thread has its own (threads of concurrent calls never share one), and their size is bounded by the
 // blocking (at most (MC + MR) x KC of A and NC x KC of B). Memory whose size follows the problem (the
 // k-split's partial products, a GEMV's gathered vector) is allocated per call instead.
@@ -53,7 +53,7 @@ class Buffer {
     const std::size_t bytes = round_up(checked_bytes(count, sizeof(T), "portkern::gemm", "cpu_packed scratch") + 64, 64);
     if (bytes > cap_) {
       std::free(p_);
-      p_ = detail::cpu::allocate_pages(bytes);
+      p_ = kernel::cpu::allocate_pages(bytes, kernel::cpu::PageUse::scratch);
       cap_ = p_ ? bytes : 0;
       if (!p_)
         fail("portkern::gemm", "cannot allocate " + std::to_string(bytes) + " bytes on cpu for cpu_packed scratch");

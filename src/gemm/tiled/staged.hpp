@@ -2,7 +2,7 @@
 // copies (portkern/kernel/fragment.hpp), the model's fast path on both back ends.
 //
 // Computes, for each of `batch` problems, C = alpha * op(A) * op(B) + beta * C, column-major (BLAS). A group
-// owns a block of wg_m*r x wg_n*c of C; it walks k in tiles of k_tile with `stages` tiles in flight: while
+// owns a block of wg_m*r x wg_n*c of C; it walks k in tiles of k_tile with `stages` tiles in flight (fewer for double): while
 // the fragment multiplies tile t, the copies of tiles t+1 .. t+stages-1 are under way. Where the blocks of C
 // alone would leave most of the device idle (fewer blocks than it runs groups at once), k is split over
 // several groups per block (split_k: each adds its partial product into C, which a first pass scaled by beta).
@@ -30,7 +30,12 @@ struct GemmStaged {
   static constexpr TiledConfig config = P;
   static constexpr bool trans_a = TransA, trans_b = TransB;
   using group_shape = kernel::Shape<P.wg_m, P.wg_n>;
-  using Block = kernel::BlockShape<T, P.block_m(), P.block_n(), P.k_tile, P.stages, P.wg_m, P.wg_n, P.tf32x3,
+  // A configuration's ring of tiles is sized for float (what the tuning measures): wider elements keep its
+  // group-local memory, and so its occupancy, by fewer tiles in flight (at least two). A double instance of
+  // 128 x 128 x 32 blocks in 4 stages would need 276 KiB of shared memory, more than any GPU has.
+  static constexpr int stages_of_t = P.stages * int(sizeof(float)) / int(sizeof(T)) < 2
+                                         ? 2 : P.stages * int(sizeof(float)) / int(sizeof(T));
+  using Block = kernel::BlockShape<T, P.block_m(), P.block_n(), P.k_tile, stages_of_t, P.wg_m, P.wg_n, P.tf32x3,
                                    TransA, !TransB>;
   using staged_block = Block;   // the launch reserves the staged tiles' group-local memory
   static constexpr int BM = Block::BM, BN = Block::BN, KT = Block::KT, stages = Block::Stages;

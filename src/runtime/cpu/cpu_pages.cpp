@@ -1,18 +1,16 @@
-// Host memory for CPU buffers, scratch and packed panels. Blocks of 4 MiB and more are aligned to 2 MiB and
-// marked for transparent huge pages (madvise(MADV_HUGEPAGE): the kernel's default here is "madvise"), so a
-// large operand or panel sits in physically contiguous 2 MiB pages: fewer TLB misses, and the same L2 set
-// mapping in every process instead of one that depends on where the kernel put each 4 KiB page.
+// Host memory on transparent huge pages: see portkern/kernel/cpu/pages.hpp.
+#include "portkern/kernel/cpu/pages.hpp"
+
 #include <sys/mman.h>
 
 #include <cstdlib>
 
-#include "runtime/cpu/cpu_backend.hpp"
+namespace portkern::kernel::cpu {
 
-namespace portkern::detail::cpu {
-
-void* allocate_pages(std::size_t bytes) {
+void* allocate_pages(std::size_t bytes, PageUse use) {
   constexpr std::size_t huge = std::size_t(2) << 20;
-  const std::size_t alignment = bytes >= 2 * huge ? huge : 64;
+  const std::size_t from = use == PageUse::scratch ? std::size_t(64) << 10 : 2 * huge;
+  const std::size_t alignment = bytes >= from ? huge : 64;
   const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
   void* pointer = std::aligned_alloc(alignment, rounded);
 #ifdef MADV_HUGEPAGE
@@ -21,4 +19,4 @@ void* allocate_pages(std::size_t bytes) {
   return pointer;
 }
 
-}  // namespace portkern::detail::cpu
+}  // namespace portkern::kernel::cpu

@@ -18,7 +18,7 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <new>
+#include <string>
 #include <vector>
 
 #include "portkern/error.hpp"
@@ -26,12 +26,13 @@
 #include "portkern/kernel/cpu/gemv.hpp"
 #include "portkern/kernel/cpu/microkernel.hpp"
 #include "portkern/kernel/cpu/pack.hpp"
+#include "portkern/kernel/cpu/pages.hpp"
 #include "portkern/kernel/fragment.hpp"
 
 namespace portkern::kernel::cpu {
 
-// A per-thread, 64-byte aligned scratch block of `count` T (one per Use), grown on demand and kept for the
-// thread's life.
+// A per-thread scratch block of `count` T (one per Use), grown on demand and kept for the thread's life, on
+// huge pages from 64 KiB (pages.hpp).
 enum class ScratchUse { kept_a, kept_b, partial, vector };
 template <class T, ScratchUse Use>
 T* thread_scratch(std::int64_t count) {
@@ -44,9 +45,9 @@ T* thread_scratch(std::int64_t count) {
   const std::size_t bytes = (std::size_t(count) * sizeof(T) + 127) / 64 * 64;
   if (bytes > block.bytes) {
     std::free(block.p);
-    block.p = std::aligned_alloc(64, bytes);
+    block.p = allocate_pages(bytes, PageUse::scratch);
     block.bytes = block.p ? bytes : 0;
-    if (!block.p) throw std::bad_alloc();
+    if (!block.p) fail("portkern::kernel::cpu", "cannot allocate " + std::to_string(bytes) + " bytes of scratch");
   }
   return static_cast<T*>(block.p);
 }
