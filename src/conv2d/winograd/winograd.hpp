@@ -191,6 +191,9 @@ struct WinogradOutput {
   ConvArgs a;
   WinogradTiles tiles;
   const float* m;
+  // Channels between one output pixel and the next: a.out_c, unless a.output, a.bias and a.out_c describe a
+  // range of the layer's output channels (a core's part), and this is the layer's out_c.
+  std::int64_t pixel_stride = 0;
 
   kernel::Range groups() const { return {tiles.end - tiles.begin, (a.out_c + items - 1) / items, 1}; }
 
@@ -200,7 +203,8 @@ struct WinogradOutput {
     const std::int64_t tx = t % tiles.tiles_w, ty = (t / tiles.tiles_w) % tiles.tiles_h,
                        n = t / (tiles.tiles_w * tiles.tiles_h);
     const std::int64_t oy0 = ty * M, ox0 = tx * M, k0 = g.y() * items;
-    float* out = a.output + n * a.out_h * a.out_w * a.out_c;
+    const std::int64_t stride = pixel_stride ? pixel_stride : a.out_c;
+    float* out = a.output + n * a.out_h * a.out_w * stride;
     g.for_each_item([&](kernel::Item item) {
       const std::int64_t k = k0 + item.x;
       if (k >= a.out_c) return;
@@ -229,7 +233,7 @@ struct WinogradOutput {
           for (int l = 0; l < alpha; ++l)
             if (W::at(j, l) != 0.f) sum += tmp[i][l] * W::at(j, l);
           const std::int64_t oy = oy0 + i, ox = ox0 + j;
-          if (oy < a.out_h && ox < a.out_w) out[(oy * a.out_w + ox) * a.out_c + k] = finish(sum, a.bias, a.relu, k);
+          if (oy < a.out_h && ox < a.out_w) out[(oy * a.out_w + ox) * stride + k] = finish(sum, a.bias, a.relu, k);
         }
     });
   }
