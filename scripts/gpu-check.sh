@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: build portkern, run the `gpu` tests (and the rest), the benchmarks, and
 # print a short table last. Logs and JSON go to $OUT/gpu-check.tgz (or ./gpu-check-out/).
-# PARTS (default "transpose gemm model conv2d ops baselines sanitize") picks the steps, e.g. PARTS=ops for the
+# PARTS (default "transpose gemm model conv2d net ops baselines sanitize") picks the steps, e.g. PARTS=ops for the
 # operator suite: `model` times the kernel model's fragment path (seed 002's ladder, and its staged step alone
 # against cuBLAS on the square and nets-quick sets); `baselines` checks with PyTorch that our cuDNN/cuBLAS rows are the vendor at its best
 # (tools/baselines/torch_check.py, after the gemm and conv2d benchmarks), `sanitize` runs compute-sanitizer's
@@ -19,7 +19,7 @@ jobs=$(nproc)
 source scripts/gpu-env.sh
 
 step() { echo; echo "== $*"; }
-parts=" ${PARTS:-transpose gemm model conv2d ops baselines sanitize} "
+parts=" ${PARTS:-transpose gemm model conv2d net ops baselines sanitize} "
 want() { [[ $parts == *" $1 "* ]]; }
 
 step "configure + build ($jobs jobs)"
@@ -79,6 +79,15 @@ for net in ${CONV_NETS:-vgg16 resnet50}; do
     tail -2 "$out/conv2d-cuda-$net-b$batch.txt"
   done
 done
+fi
+if want net; then   # whole networks (portkern run) against PyTorch on the same weights and input
+  ./build/portkern run resnet50 --device cuda:0 --batch 1 --layers --json "$out/net-resnet50-layers.json" \
+    > "$out/net-resnet50-layers.txt" 2>&1; grep "ms per batch" "$out/net-resnet50-layers.txt"
+  for batch in ${NET_BATCHES:-1}; do
+    python3 tools/net/torch_net.py --portkern build/portkern --device cuda:0 --batch $batch \
+      --json "$out/net-torch-b$batch.json" > "$out/net-torch-b$batch.txt" 2>&1
+    echo "torch_net b$batch exit $?"; tail -12 "$out/net-torch-b$batch.txt"
+  done
 fi
 if want ops; then
 mkdir -p "$out/ops"

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <vector>
 
 #include "conv2d/args.hpp"
 #include "conv2d/backends.hpp"
@@ -37,7 +38,7 @@ inline void check_pointers(const Queue& q, const Conv2dDesc& d, const float* inp
 // Bias and ReLU on output rows [row_begin, row_end) (after a GEMM wrote them).
 inline void bias_relu(const Queue& q, const ConvArgs& a, std::int64_t row_begin, std::int64_t row_end) {
   if (!a.bias && !a.relu) return;
-  launch(q, BiasRelu{row_end - row_begin, a.out_c, a.output + row_begin * a.out_c, a.bias, a.relu});
+  launch(q, BiasRelu{row_end - row_begin, a.out_c, a.output + row_begin * a.out_c, a.bias, nullptr, a.relu});
 }
 
 // The call's own scratch block of `floats` floats (see runtime/scratch.hpp), held until it returns.
@@ -54,33 +55,39 @@ inline std::int64_t cache_chunk_bytes(const char* env, double default_mib) {
 }
 inline constexpr std::int64_t large_chunk_bytes = std::int64_t(512) << 20;
 
-// Runs body(part_queue, begin, end) over [0, n) in contiguous parts. On a CPU queue of T > 1 threads, T
-// parts run at once, one per thread, each with a queue of one thread: every phase of a part (the im2col
-// patches and their GEMM, Winograd's transforms and products) runs on the core that made its data, so that
-// data moves through that core's caches only. Run phase by phase, each phase parallel on its own, a thread
-// reads half of what the other wrote; a cloud host that places the two cores on different L3 caches (for
-// minutes at a time) sends that half through memory, and layers ran 1.3x slower in one process than in the
-// next (docs/benchmarking.md). Elsewhere body(q, 0, n) runs once. The first exception a part throws is
-// rethrown after all parts end.
-// core_parts(q, n) is how many parts that is.
+// core_parts(q, n): how many parts of n a call on q may run at once, one per CPU thread (1 on a GPU).
 inline std::int64_t core_parts(const Queue& q, std::int64_t n) {
   return q.device().is_cpu() ? std::max<std::int64_t>(1, std::min<std::int64_t>(q.cpu_threads(), n)) : 1;
 }
 
-template <class Body>
-void for_each_core_part(Queue& q, std::int64_t n, const Body& body) {
-  const std::int64_t parts = core_parts(q, n);
-  if (parts <= 1) {
-    if (n > 0) body(q, std::int64_t(0), n);
-    return;
-  }
+// Runs body(part_queue, begin, end, scratch) over [0, n) in `parts` contiguous parts, each with its own
+// block of scratch_floats(begin, end) floats leased from q first (in the calling thread, so the blocks a
+// call holds are the same from call to call). With parts > 1 (at most core_parts(q, n)) the parts run at
+// once, one per CPU thread, each with a queue of one thread: every phase of a part (the im2col patches and
+// their GEMM, Winograd's transforms and products) runs on the core that made its data, so that data moves
+// through that core's caches only. Run phase by phase, each phase parallel on its own, a thread reads half of
+// what the other wrote; a cloud host that places the two cores on different L3 caches (for minutes at a
+// time) sends that half through memory, and layers ran 1.3x slower in one process than in the next
+// (docs/benchmarking.md). With one part, body runs on q itself. The first exception a part throws is
+// rethrown after all parts end.
+template <class ScratchFloats, class Body>
+void for_each_core_part(Queue& q, std::int64_t n, std::int64_t parts, const char* purpose,
+                        const ScratchFloats& scratch_floats, const Body& body) {
+  if (n <= 0) return;
+  auto begin_of = [&](std::int64_t part) { return n * part / parts; };
+  std::vector<portkern::detail::ScratchPool::Lease> blocks;
+  blocks.reserve(std::size_t(parts));
+  for (std::int64_t part = 0; part < parts; ++part)
+    blocks.push_back(lease_floats(q, scratch_floats(begin_of(part), begin_of(part + 1)), purpose));
+  if (parts == 1) return body(q, std::int64_t(0), n, blocks[0].as<float>());
   std::exception_ptr first;
   std::mutex first_mutex;
 #pragma omp parallel for schedule(static, 1) num_threads(int(parts))
   for (std::int64_t part = 0; part < parts; ++part) {
     try {
       Queue one_thread(q.device(), 1);
-      body(one_thread, n * part / parts, n * (part + 1) / parts);
+      one_thread.set_gemm_family(q.gemm_family());
+      body(one_thread, begin_of(part), begin_of(part + 1), blocks[std::size_t(part)].as<float>());
     } catch (...) {
       const std::lock_guard lock(first_mutex);
       if (!first) first = std::current_exception();

@@ -1,5 +1,7 @@
-// Bias and ReLU applied in place to `rows` x out_c of NHWC output (the GEMM-based algorithms' epilogue),
-// written once in the kernel model: a group is one pixel and `Items` consecutive channels.
+// Bias, a residual and ReLU applied in place to `rows` x `channels` of row-major data: data = relu?(data +
+// residual[r][c] + bias[c]). The GEMM-based algorithms' epilogue (no residual), and the network runner's after
+// a residual block or a linear layer (portkern/net.hpp). Written once in the kernel model: a group is one
+// row (a pixel) and `items` consecutive channels.
 #pragma once
 
 #include "conv2d/args.hpp"
@@ -11,7 +13,8 @@ struct BiasRelu {
   using group_shape = kernel::Shape<items>;
   std::int64_t rows, channels;
   float* data;
-  const float* bias;
+  const float* bias;       // channels values, or nullptr
+  const float* residual;   // rows x channels, or nullptr
   bool relu;
 
   kernel::Range groups() const { return {rows, (channels + items - 1) / items, 1}; }
@@ -19,10 +22,11 @@ struct BiasRelu {
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
     float* row = data + g.x() * channels;
+    const float* add = residual ? residual + g.x() * channels : nullptr;
     const std::int64_t k0 = g.y() * items;
     g.for_each_item([&](kernel::Item item) {
       const std::int64_t k = k0 + item.x;
-      if (k < channels) row[k] = finish(row[k], bias, relu, k);
+      if (k < channels) row[k] = finish(add ? row[k] + add[k] : row[k], bias, relu, k);
     });
   }
 };

@@ -132,7 +132,8 @@ void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, 
     choice.family = force.family.empty() ? force.config.substr(0, force.config.find('/')) : force.family;
     check_forced(queue.device(), problem, choice);
   } else {
-    choice = gemm_impl::select_for(queue.device(), problem, force.family, false);
+    choice = gemm_impl::select_for(queue.device(), problem, force.family.empty() ? queue.gemm_family() : force.family,
+                                   false);
   }
   dispatch(queue, choice, ta, tb, p);
 }

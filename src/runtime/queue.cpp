@@ -74,7 +74,8 @@ Queue::Queue(Queue&& other) noexcept
     : device_(other.device_),
       cpu_threads_(other.cpu_threads_),
       stream_(std::exchange(other.stream_, nullptr)),
-      scratch_(std::move(other.scratch_)) {}
+      scratch_(std::move(other.scratch_)),
+      gemm_family_(std::move(other.gemm_family_)) {}
 
 Queue& Queue::operator=(Queue&& other) noexcept {
   if (this != &other) {
@@ -83,6 +84,7 @@ Queue& Queue::operator=(Queue&& other) noexcept {
     cpu_threads_ = other.cpu_threads_;
     stream_ = std::exchange(other.stream_, nullptr);
     scratch_ = std::move(other.scratch_);
+    gemm_family_ = std::move(other.gemm_family_);
   }
   return *this;
 }

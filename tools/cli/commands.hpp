@@ -12,6 +12,7 @@ void add_bench(CLI::App& app);
 void add_report(CLI::App& app);
 void add_tune(CLI::App& app);
 void add_select(CLI::App& app);
+void add_run(CLI::App& app);
 void add_bench_conv2d(CLI::App& bench);   // bench's conv2d sub-command
 void add_bench_ops(CLI::App& bench);      // bench's ops sub-command
 

@@ -34,6 +34,7 @@ int run(int argc, char** argv) {
   portkern::cli::add_report(app);
   portkern::cli::add_tune(app);
   portkern::cli::add_select(app);
+  portkern::cli::add_run(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {   // --help

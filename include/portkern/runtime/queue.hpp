@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "portkern/runtime/device.hpp"
@@ -47,6 +48,12 @@ class Queue {
   const Device& device() const { return device_; }
   int cpu_threads() const { return cpu_threads_; }
   void* native_stream() const { return stream_; }   // cudaStream_t on a GPU, nullptr on the CPU
+
+  // The GEMM family that the GEMMs submitted on this queue use, the library's own inside conv2d included,
+  // unless a call forces one: "tiled" runs everything through the single-source family (its deployed
+  // configurations); empty (the default): the deployment chooses among all families.
+  void set_gemm_family(std::string family) { gemm_family_ = std::move(family); }
+  const std::string& gemm_family() const { return gemm_family_; }
 
   // Copies `bytes` between any two of host memory and this queue's device memory.
   void copy_bytes(void* dst, const void* src, std::size_t bytes);
@@ -80,6 +87,7 @@ class Queue {
   int cpu_threads_ = 1;
   void* stream_ = nullptr;
   std::unique_ptr<detail::ScratchPool> scratch_;
+  std::string gemm_family_;
 };
 
 }  // namespace portkern

@@ -27,20 +27,19 @@ void run_im2col(Queue& q, std::string_view config, const ConvArgs& a) {
   const std::int64_t core_chunk = cache_chunk_bytes("PORTKERN_CONV2D_CHUNK_MB", 0.5);
   const std::int64_t budget = (chunked && cpu ? core_chunk * (by_core ? 1 : cores) : large_chunk_bytes) / 4;
   const std::int64_t chunk = std::clamp<std::int64_t>(budget / row_floats, 1, (rows + parts - 1) / parts);
-  auto run_rows = [&](Queue& part_queue, std::int64_t begin, std::int64_t end) {
-    const auto scratch = lease_floats(q, chunk * row_floats, "conv2d scratch (im2col patches)");
-    float* cols = scratch.as<float>();
-    for (std::int64_t r0 = begin; r0 < end; r0 += chunk) {
-      const std::int64_t r1 = std::min(end, r0 + chunk), p0 = r0 * a.out_w, p1 = r1 * a.out_w;
-      launch(part_queue, Im2col{a, r0, r1, cols});
-      // Column-major: output (out_c x pixels) = filter (out_c x width) * patches (width x pixels).
-      gemm<float>(part_queue, Op::none, Op::none, a.out_c, p1 - p0, width, 1.f, a.filter, a.out_c, cols, width,
-                  0.f, a.output + p0 * a.out_c, a.out_c);
-      bias_relu(part_queue, a, p0, p1);
-    }
-  };
-  if (by_core) for_each_core_part(q, rows, run_rows);
-  else run_rows(q, 0, rows);
+  for_each_core_part(
+      q, rows, parts, "conv2d scratch (im2col patches)",
+      [&](std::int64_t begin, std::int64_t end) { return std::min(chunk, end - begin) * row_floats; },
+      [&](Queue& part_queue, std::int64_t begin, std::int64_t end, float* cols) {
+        for (std::int64_t r0 = begin; r0 < end; r0 += chunk) {
+          const std::int64_t r1 = std::min(end, r0 + chunk), p0 = r0 * a.out_w, p1 = r1 * a.out_w;
+          launch(part_queue, Im2col{a, r0, r1, cols});
+          // Column-major: output (out_c x pixels) = filter (out_c x width) * patches (width x pixels).
+          gemm<float>(part_queue, Op::none, Op::none, a.out_c, p1 - p0, width, 1.f, a.filter, a.out_c, cols, width,
+                      0.f, a.output + p0 * a.out_c, a.out_c);
+          bias_relu(part_queue, a, p0, p1);
+        }
+      });
 }
 
 }  // namespace

@@ -49,7 +49,8 @@ void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
   const std::int64_t parts = by_tiles ? cores : by_channels ? core_parts(q, channel_blocks) : 1;
   const std::int64_t budget =
       (q.device().is_cpu() ? cache_chunk_bytes("PORTKERN_CONV2D_WINOGRAD_MB", 8) / parts : large_chunk_bytes) / 4;
-  const std::int64_t chunk = std::clamp<std::int64_t>(budget / per_tile, 1, by_tiles ? (tiles + parts - 1) / parts : tiles);
+  const std::int64_t part_tiles = by_tiles ? (tiles + parts - 1) / parts : tiles;
+  const std::int64_t chunk = std::clamp<std::int64_t>(budget / per_tile, 1, part_tiles);
   std::optional<detail::ScratchPool::Lease> filter_scratch;
   if (!u) {
     filter_scratch.emplace(lease_floats(q, checked_product({positions, a.in_c, a.out_c}, fn, "the transformed filter"),
@@ -57,15 +58,14 @@ void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
     transform_filter(q, M, a.in_c, a.out_c, a.filter, filter_scratch->as<float>());
     u = filter_scratch->as<float>();
   }
-  // Tiles [begin, end) and output channels [c0, c1).
-  auto run_part = [&](Queue& part_queue, std::int64_t begin, std::int64_t end, std::int64_t c0, std::int64_t c1) {
+  // Tiles [begin, end) and output channels [c0, c1), with `v` a block of chunk tiles' V and products.
+  auto run_part = [&](Queue& part_queue, std::int64_t begin, std::int64_t end, std::int64_t c0, std::int64_t c1,
+                      float* v) {
     const std::int64_t channels = c1 - c0;
     ConvArgs part = a;
     part.out_c = channels;
     part.output = a.output + c0;
     part.bias = a.bias ? a.bias + c0 : nullptr;
-    const auto scratch = lease_floats(q, chunk * per_tile, "conv2d scratch (Winograd tiles)");
-    float* v = scratch.as<float>();
     float* m = v + chunk * positions * a.in_c;
     for (std::int64_t t0 = begin; t0 < end; t0 += chunk) {
       const std::int64_t t1 = std::min(end, t0 + chunk), count = t1 - t0;
@@ -79,16 +79,24 @@ void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
       launch(part_queue, WinogradOutput<M>{part, range, m, a.out_c});
     }
   };
-  if (by_tiles) {
-    for_each_core_part(q, tiles, [&](Queue& part_queue, std::int64_t begin, std::int64_t end) {
-      run_part(part_queue, begin, end, 0, a.out_c);
-    });
-  } else if (by_channels) {
-    for_each_core_part(q, channel_blocks, [&](Queue& part_queue, std::int64_t begin, std::int64_t end) {
-      run_part(part_queue, 0, tiles, begin * channel_block, std::min(a.out_c, end * channel_block));
-    });
+  const char* purpose = "conv2d scratch (Winograd tiles)";
+  const std::int64_t tile_floats = positions * a.in_c;
+  if (by_channels) {
+    auto channel = [&](std::int64_t block) { return std::min(a.out_c, block * channel_block); };
+    for_each_core_part(
+        q, channel_blocks, parts, purpose,
+        [&](std::int64_t b0, std::int64_t b1) {
+          return chunk * (tile_floats + positions * (channel(b1) - channel(b0)));
+        },
+        [&](Queue& part_queue, std::int64_t b0, std::int64_t b1, float* v) {
+          run_part(part_queue, 0, tiles, channel(b0), channel(b1), v);
+        });
   } else {
-    run_part(q, 0, tiles, 0, a.out_c);
+    for_each_core_part(
+        q, tiles, parts, purpose, [&](std::int64_t, std::int64_t) { return chunk * per_tile; },
+        [&](Queue& part_queue, std::int64_t begin, std::int64_t end, float* v) {
+          run_part(part_queue, begin, end, 0, a.out_c, v);
+        });
   }
 }
 
