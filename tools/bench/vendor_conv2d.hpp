@@ -25,11 +25,16 @@ struct VendorConvCall {
 };
 
 struct VendorConv2d {
+  using Prepare = std::function<std::vector<VendorConvCall>(Queue&, const Conv2dDesc&, const float* input,
+                                                            const float* filter, float* output)>;
   std::string name;
-  // Prepares the calls that compute `output` (NHWC) from `input` (NHWC) and the RSCK `filter`.
-  std::function<std::vector<VendorConvCall>(Queue&, const Conv2dDesc&, const float* input, const float* filter,
-                                            float* output)>
-      prepare;
+  // Prepares the calls that compute `output` (NHWC) from `input` (NHWC) and the RSCK `filter`; a call may
+  // work on copies in another layout made here, from the data `input` holds now (to_output brings its result
+  // back), as a benchmark on fixed data may.
+  Prepare prepare;
+  // The same among the plans that read `input` and write `output` where they are, whatever they hold when
+  // the call runs (a network whose activations change from pass to pass, and stay NHWC).
+  Prepare prepare_in_place;
 };
 
 std::vector<VendorConv2d> cpu_vendor_conv2d(int threads);

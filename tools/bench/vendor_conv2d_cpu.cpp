@@ -99,9 +99,10 @@ std::vector<VendorConvCall> prepare_onednn(int threads, const Conv2dDesc& desc, 
 std::vector<VendorConv2d> cpu_vendor_conv2d(int threads) {
   std::vector<VendorConv2d> vendors;
 #if PORTKERN_HAVE_DNNL
-  vendors.push_back({"onednn", [threads](Queue&, const Conv2dDesc& d, const float* in, const float* f, float* out) {
-                       return prepare_onednn(threads, d, in, f, out);
-                     }});
+  // oneDNN's primitive reads and writes the NHWC tensors in place: one preparation serves both.
+  const VendorConv2d::Prepare prepare = [threads](Queue&, const Conv2dDesc& d, const float* in, const float* f,
+                                                  float* out) { return prepare_onednn(threads, d, in, f, out); };
+  vendors.push_back({"onednn", prepare, prepare});
 #endif
   (void)threads;
   return vendors;

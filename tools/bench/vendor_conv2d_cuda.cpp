@@ -287,8 +287,9 @@ std::string cudnn_version() {
   return "cuDNN " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
 }
 
+// in_place: NHWC plans only, on the caller's tensors (NCHW plans work on copies transposed here).
 std::vector<VendorConvCall> prepare_cudnn(Queue& q, const Conv2dDesc& desc, const float* input, const float* filter,
-                                          float* output) {
+                                          float* output, bool in_place) {
   const Conv2dDesc d = conv2d_complete(desc);
   auto layer = std::make_shared<CudnnLayer>();
   CUDNN_CHECK(cudnnCreate(&layer->handle));
@@ -305,6 +306,7 @@ std::vector<VendorConvCall> prepare_cudnn(Queue& q, const Conv2dDesc& desc, cons
   std::set<std::string> seen;
   std::int64_t workspace_bytes = 0;
   for (const bool nhwc : {true, false}) {
+    if (in_place && !nhwc) continue;
     const std::size_t layout = layer->layouts.size();
     layer->layouts.push_back(layout_data(q, d, nhwc, input, rsck, output));
     Graph graph = conv_graph(layer->handle, d, nhwc);
@@ -377,7 +379,15 @@ std::vector<VendorConvCall> prepare_cudnn(Queue& q, const Conv2dDesc& desc, cons
 
 }  // namespace
 
-std::vector<VendorConv2d> cuda_vendor_conv2d() { return {{"cudnn", prepare_cudnn}}; }
+std::vector<VendorConv2d> cuda_vendor_conv2d() {
+  return {{"cudnn",
+           [](Queue& q, const Conv2dDesc& d, const float* in, const float* f, float* out) {
+             return prepare_cudnn(q, d, in, f, out, false);
+           },
+           [](Queue& q, const Conv2dDesc& d, const float* in, const float* f, float* out) {
+             return prepare_cudnn(q, d, in, f, out, true);
+           }}};
+}
 #else
 std::vector<VendorConv2d> cuda_vendor_conv2d() { return {}; }
 #endif

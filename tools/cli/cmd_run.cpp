@@ -39,7 +39,7 @@ net::Engine vendor_engine(const Device& device, int threads) {
                                 const float* residual, float* output) -> std::function<void()> {
     Conv2dDesc plain = conv2d_complete(desc);
     plain.bias = nullptr, plain.relu = false;
-    for (auto& call : convs->front().prepare(q, plain, input, filter, output)) {
+    for (auto& call : convs->front().prepare_in_place(q, plain, input, filter, output)) {
       if (call.precision != "ieee") continue;
       const std::int64_t rows = plain.batch * plain.out_h * plain.out_w;
       return [&q, call, rows, channels = plain.out_c, output, bias = desc.bias, residual, relu = desc.relu] {
