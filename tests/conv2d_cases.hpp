@@ -1,7 +1,7 @@
 // The convolution's and pooling's test bed, shared by the CPU and GPU tests and by every algorithm and
 // configuration: float64 references on the host, random inputs (never zero), outputs poisoned with NaN
 // before each call, odd sizes, every stride / padding / dilation variant, batches, channel counts that are
-// not multiples of any vector width, 1x1 to 7x7 windows, bias and ReLU. The error bound is the float32
+// not multiples of any vector width, 1x1 to 7x7 windows, bias, residual and ReLU. The error bound is the float32
 // accumulation bound of a dot product (direct, tiled, im2col, gemm_1x1) or Winograd's element-wise bound
 // (src/conv2d/winograd.hpp), both computed from the data.
 #pragma once
@@ -25,6 +25,7 @@ struct ConvCase {
   Conv2dDesc desc;
   bool bias = false;
   std::string label;
+  bool residual = false;   // a residual tensor added before the ReLU
 };
 
 inline std::string describe(const Conv2dDesc& d) {
@@ -52,6 +53,9 @@ inline std::vector<ConvCase> conv_cases() {
   std::vector<ConvCase> cases = {
       {conv_desc(1, 7, 9, 3, 5, 3, 3, 1, 1, {1, 1, 1, 1}), true, "3x3 pad 1, 3 channels, bias"},
       {conv_desc(2, 11, 10, 17, 13, 3, 3, 1, 1, {0, 0, 0, 0}, 1, 1, true), true, "3x3 valid, batch 2, bias relu"},
+      {conv_desc(1, 13, 11, 24, 40, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), true, "3x3 same, bias residual relu", true},
+      {conv_desc(2, 7, 6, 40, 24, 1, 1, 1, 1, {0, 0, 0, 0}, 1, 1, true), true, "1x1 batch 2, bias residual relu", true},
+      {conv_desc(1, 12, 11, 5, 19, 3, 3, 2, 2, {1, 1, 1, 1}), false, "3x3 stride 2, residual", true},
       {conv_desc(1, 13, 14, 19, 21, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), false, "3x3 pad 1, partial tiles, relu"},
       {conv_desc(1, 9, 9, 33, 35, 3, 3, 1, 1, {0, 0, 0, 0}), false, "3x3 valid, 33 -> 35 channels"},
       {conv_desc(1, 6, 5, 64, 67, 3, 3, 1, 1, {1, 1, 1, 1}), true, "3x3 same, 64 -> 67 channels"},
@@ -75,7 +79,7 @@ inline std::vector<ConvCase> conv_cases() {
 // The tensors of one case, and the float64 reference with each output's error magnitude.
 struct ConvData {
   Conv2dDesc d;
-  std::vector<float> input, filter, bias;
+  std::vector<float> input, filter, bias, residual;
   std::vector<double> want, magnitude, winograd2, winograd4;   // winograd*: Winograd's bound magnitudes
 };
 
@@ -169,6 +173,7 @@ inline ConvData make_conv_data(const ConvCase& c) {
   x.filter = random_vector<float>(std::size_t(d.window_h * d.window_w * d.in_c * d.out_c), 22);
   if (c.bias) x.bias = random_vector<float>(std::size_t(d.out_c), 23);
   const std::size_t outputs = std::size_t(d.batch * d.out_h * d.out_w * d.out_c);
+  if (c.residual) x.residual = random_vector<float>(outputs, 24);
   x.want.resize(outputs);
   x.magnitude.resize(outputs);
   for (std::int64_t n = 0; n < d.batch; ++n)
@@ -189,8 +194,9 @@ inline ConvData make_conv_data(const ConvCase& c) {
               }
             }
           if (c.bias) sum += x.bias[std::size_t(k)], magnitude += std::abs(x.bias[std::size_t(k)]);
-          if (d.relu) sum = std::max(sum, 0.0);
           const std::size_t at = std::size_t(((n * d.out_h + oy) * d.out_w + ox) * d.out_c + k);
+          if (c.residual) sum += x.residual[at], magnitude += std::abs(x.residual[at]);
+          if (d.relu) sum = std::max(sum, 0.0);
           x.want[at] = sum;
           x.magnitude[at] = magnitude;
         }
@@ -230,6 +236,12 @@ inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice
     bias = Buffer<float>(device, std::int64_t(x.bias.size()));
     bias.upload(q, x.bias);
     d.bias = bias.data();
+  }
+  Buffer<float> residual;
+  if (!x.residual.empty()) {
+    residual = Buffer<float>(device, std::int64_t(x.residual.size()));
+    residual.upload(q, x.residual);
+    d.residual = residual.data();
   }
   if (pretransformed) {
     const int tile = choice.config == "winograd/f2" ? 2 : 4;

@@ -5,7 +5,8 @@
 // (no strides). Output element (n, y, x, k) is
 //     sum over r < window_h, s < window_w, c < in_c of
 //       input(n, y*stride_h + r*dilation_h - pad_top, x*stride_w + s*dilation_w - pad_left, c) * filter(r, s, c, k)
-// (input outside the image reads as 0), plus bias[k] when a bias is given, then max(0, .) when relu is set.
+// (input outside the image reads as 0), plus bias[k] when a bias is given, plus residual(n, y, x, k) when a
+// residual is given (a ResNet block's shortcut), then max(0, .) when relu is set.
 //
 // Algorithms (families), each with an enumerable configuration space (conv2d_space lists it):
 //   direct    — the naive loop (seed 000, Algorithm 1); the baseline, any descriptor (dilation included).
@@ -41,8 +42,9 @@ struct Conv2dDesc {
   std::int64_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
   std::int64_t dilation_h = 1, dilation_w = 1;
   std::int64_t out_h = 0, out_w = 0;
-  const float* bias = nullptr;   // out_c values on the device, or nullptr for none
-  bool relu = false;             // max(0, .) after the bias
+  const float* bias = nullptr;       // out_c values on the device, or nullptr for none
+  const float* residual = nullptr;   // a tensor of the output's shape (NHWC) added before the ReLU, or nullptr
+  bool relu = false;                 // max(0, .) after the bias and the residual
 };
 
 enum class Padding { valid, same };

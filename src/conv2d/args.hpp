@@ -15,14 +15,22 @@ struct ConvArgs {
   const float* input;    // NHWC
   const float* filter;   // RSCK
   float* output;         // NHWC
-  const float* bias;     // out_c values or nullptr
+  const float* bias;       // out_c values or nullptr
+  const float* residual;   // the output's shape, or nullptr
   bool relu;
 };
 
-// The epilogue every algorithm applies to an accumulated value of output channel k.
+// The epilogue: an accumulated value of output channel k, plus its bias, then ReLU.
 PORTKERN_INLINE float finish(float value, const float* bias, bool relu, std::int64_t k) {
   if (bias) value += bias[k];
   return relu && value < 0.f ? 0.f : value;
+}
+
+// The epilogue every algorithm applies to the output element at `offset` (its index from a.output), channel
+// k: plus the bias, plus the residual, then ReLU.
+PORTKERN_INLINE float finish(float value, const ConvArgs& a, std::int64_t offset, std::int64_t k) {
+  if (a.residual) value += a.residual[offset];
+  return finish(value, a.bias, a.relu, k);
 }
 
 }  // namespace portkern::conv2d_impl

@@ -24,7 +24,7 @@ inline constexpr const char* conv2d_fn = "portkern::conv2d";
 inline ConvArgs make_args(const Conv2dDesc& d, const float* input, const float* filter, float* output) {
   return {d.batch,    d.in_h,     d.in_w,         d.in_c,         d.out_c, d.window_h, d.window_w,
           d.stride_h, d.stride_w, d.pad_top,      d.pad_left,     d.dilation_h, d.dilation_w, d.out_h,
-          d.out_w,    input,      filter,         output,         d.bias,  d.relu};
+          d.out_w,    input,      filter,         output,         d.bias,  d.residual, d.relu};
 }
 
 inline void check_pointers(const Queue& q, const Conv2dDesc& d, const float* input, const void* filter,
@@ -33,12 +33,14 @@ inline void check_pointers(const Queue& q, const Conv2dDesc& d, const float* inp
   q.check_pointer(filter, conv2d_fn, "filter");
   q.check_pointer(output, conv2d_fn, "output");
   if (d.bias) q.check_pointer(d.bias, conv2d_fn, "desc.bias");
+  if (d.residual) q.check_pointer(d.residual, conv2d_fn, "desc.residual");
 }
 
-// Bias and ReLU on output rows [row_begin, row_end) (after a GEMM wrote them).
+// Bias, residual and ReLU on output rows [row_begin, row_end) (after a GEMM wrote them).
 inline void bias_relu(const Queue& q, const ConvArgs& a, std::int64_t row_begin, std::int64_t row_end) {
-  if (!a.bias && !a.relu) return;
-  launch(q, BiasRelu{row_end - row_begin, a.out_c, a.output + row_begin * a.out_c, a.bias, nullptr, a.relu});
+  if (!a.bias && !a.residual && !a.relu) return;
+  const float* residual = a.residual ? a.residual + row_begin * a.out_c : nullptr;
+  launch(q, BiasRelu{row_end - row_begin, a.out_c, a.output + row_begin * a.out_c, a.bias, residual, a.relu});
 }
 
 // The call's own scratch block of `floats` floats (see runtime/scratch.hpp), held until it returns.

@@ -59,24 +59,15 @@ Engine library_engine() {
   engine.prepare_conv = [](Queue& q, const Conv2dDesc& desc, const float* input, const float* filter,
                            const float* residual, float* output) -> std::function<void()> {
     Conv2dDesc d = conv2d_complete(desc);
-    const bool relu_after_residual = residual && d.relu;
-    if (residual) d.relu = false;  // the ReLU comes after the residual add
+    d.residual = residual;   // bias, residual add and ReLU in the convolution's epilogue
     const Conv2dSelection pick = conv2d_select(q.device(), d);
-    std::function<void()> conv;
-    if (pick.algorithm == "winograd") {  // the filter transformed once, here
+    if (pick.algorithm == "winograd") {   // the filter transformed once, here
       auto w = std::make_shared<WinogradFilter>(
           winograd_transform_filter(q, d.in_c, d.out_c, filter, pick.config == "winograd/f2" ? 2 : 4));
-      conv = [&q, d, input, w, output] { conv2d_winograd(q, d, input, *w, output); };
-    } else {
-      conv = [&q, d, input, filter, output, choice = Conv2dChoice{pick.algorithm, pick.config}] {
-        conv2d(q, d, input, filter, output, choice);
-      };
+      return [&q, d, input, w, output] { conv2d_winograd(q, d, input, *w, output); };
     }
-    if (!residual) return conv;
-    const std::int64_t rows = d.batch * d.out_h * d.out_w;
-    return [&q, conv, rows, channels = d.out_c, output, residual, relu_after_residual] {
-      conv();
-      bias_residual_relu(q, rows, channels, output, nullptr, residual, relu_after_residual);
+    return [&q, d, input, filter, output, choice = Conv2dChoice{pick.algorithm, pick.config}] {
+      conv2d(q, d, input, filter, output, choice);
     };
   };
   return engine;

@@ -44,7 +44,7 @@ struct Conv2dDirect {
           for (std::int64_t c = 0; c < a.in_c; ++c) acc += in[c] * f[c * a.out_c];
         }
       }
-      out[k] = finish(acc, a.bias, a.relu, k);
+      out[k] = finish(acc, a, out - a.output + k, k);
     });
   }
 };

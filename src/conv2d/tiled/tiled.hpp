@@ -107,12 +107,12 @@ struct Conv2dTiled {
           if (full_k) {
             kernel::vec<float, VK> w;
             PORTKERN_UNROLL
-            for (int v = 0; v < VK; ++v) w[v] = finish(acc[i][j][v], a.bias, a.relu, k + v);
+            for (int v = 0; v < VK; ++v) w[v] = finish(acc[i][j][v], a, out - a.output + v, k + v);
             w.store(out);
           } else {
             PORTKERN_UNROLL
             for (int v = 0; v < VK; ++v)
-              if (k + v < a.out_c) out[v] = finish(acc[i][j][v], a.bias, a.relu, k + v);
+              if (k + v < a.out_c) out[v] = finish(acc[i][j][v], a, out - a.output + v, k + v);
           }
         }
     });

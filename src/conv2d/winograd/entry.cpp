@@ -66,6 +66,7 @@ void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
     part.out_c = channels;
     part.output = a.output + c0;
     part.bias = a.bias ? a.bias + c0 : nullptr;
+    part.residual = a.residual ? a.residual + c0 : nullptr;
     float* m = v + chunk * positions * a.in_c;
     for (std::int64_t t0 = begin; t0 < end; t0 += chunk) {
       const std::int64_t t1 = std::min(end, t0 + chunk), count = t1 - t0;

@@ -233,7 +233,8 @@ struct WinogradOutput {
           for (int l = 0; l < alpha; ++l)
             if (W::at(j, l) != 0.f) sum += tmp[i][l] * W::at(j, l);
           const std::int64_t oy = oy0 + i, ox = ox0 + j;
-          if (oy < a.out_h && ox < a.out_w) out[(oy * a.out_w + ox) * stride + k] = finish(sum, a.bias, a.relu, k);
+          const std::int64_t at = (oy * a.out_w + ox) * stride + k;
+          if (oy < a.out_h && ox < a.out_w) out[at] = finish(sum, a, out - a.output + at, k);
         }
     });
   }
