@@ -28,6 +28,23 @@ TEST(GemmCpuApi, DeploymentChoosesWithoutForce) {
   check_gemm<double>(Device::cpu(), {true, false, 5, 300, 700, 2.0, -1.0}, {});
 }
 
+// A queue's GEMM family holds for every GEMM on it that does not force one; an unknown family is an error
+// naming it, raised by the first GEMM.
+TEST(GemmCpuApi, QueueGemmFamilyRestrictsTheChoice) {
+  Queue q;
+  q.set_gemm_family("tiled");
+  EXPECT_EQ(q.gemm_family(), "tiled");
+  const std::vector<float> a(6, 1.f), b(6, 2.f);
+  std::vector<float> c(4, poison<float>);
+  gemm<float>(q, Op::none, Op::none, 2, 2, 3, 1.f, a.data(), 2, b.data(), 3, 0.f, c.data(), 2);
+  for (float v : c) EXPECT_EQ(v, 6.f);
+  q.set_gemm_family("no_such_family");
+  EXPECT_PORTKERN_ERROR(gemm<float>(q, Op::none, Op::none, 2, 2, 3, 1.f, a.data(), 2, b.data(), 3, 0.f, c.data(), 2),
+                        "family 'no_such_family' is not deployed");
+  Queue moved(std::move(q));
+  EXPECT_EQ(moved.gemm_family(), "no_such_family");   // moves with the queue
+}
+
 // The CPU's fragments keep B's packed tiles for the groups of one launch: a second call on the same buffers,
 // with B changed in between, must see the new B.
 TEST(GemmCpuApi, StagedFragmentsSeeNewOperandsOnEveryCall) {
