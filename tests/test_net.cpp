@@ -73,6 +73,15 @@ TEST(NetCpu, BadWeightsAndFilesAreErrors) {
     f << header << std::string(8, '\0');
   }
   EXPECT_PORTKERN_ERROR(net::load_safetensors(path), "tensor 'x': dtype I64 is not supported (F32, F16 or BF16)");
+  {
+    std::ofstream f(path, std::ios::binary);
+    const std::string header = R"({"x": {"dtype": "F32", "shape": [2305843009213693952], "data_offsets": [0, 8]}})";
+    const std::uint64_t length = header.size();
+    f.write(reinterpret_cast<const char*>(&length), 8);
+    f << header << std::string(8, '\0');
+  }
+  EXPECT_PORTKERN_ERROR(net::load_safetensors(path),
+                        "the bytes of tensor 'x' = 2305843009213693952 * 4 does not fit in 64 bits");
   std::remove(path.c_str());
   EXPECT_PORTKERN_ERROR(net::load_safetensors(path), "cannot open");
   EXPECT_PORTKERN_ERROR(net::model_by_name("alexnet"), "unknown model 'alexnet' (vgg16 or resnet50)");

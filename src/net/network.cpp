@@ -8,6 +8,7 @@
 #include "conv2d/epilogue.hpp"
 #include "net/shapes.hpp"
 #include "portkern/blas.hpp"
+#include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/net.hpp"
 
@@ -102,7 +103,8 @@ Network::Network(Queue& queue, const Model& model, const Weights& w, std::int64_
   const std::vector<net_impl::Activation> shapes = net_impl::activation_shapes(model);
   const net_impl::Activation image{model.image, model.image, model.channels};
   const std::size_t n = model.layers.size();
-  s.input = Buffer<float>(queue.device(), batch * image.elements(), "the network's input");
+  s.input = Buffer<float>(queue.device(), checked_mul(batch, image.elements(), network_fn, "batch * image elements"),
+                          "the network's input");
 
   // The plan: a layer's output takes the smallest free buffer that holds it; a buffer is free again once
   // the last layer that reads it has been prepared. The last layer's output (the logits) is never freed.
@@ -115,7 +117,8 @@ Network::Network(Queue& queue, const Model& model, const Weights& w, std::int64_
   std::vector<std::size_t> free_buffers, buffer_of(n);
   s.outputs.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const std::int64_t elements = batch * shapes[i].elements();
+    const std::int64_t elements =
+        checked_mul(batch, shapes[i].elements(), network_fn, "batch * the elements of " + model.layers[i].name);
     auto best = free_buffers.end();
     for (auto it = free_buffers.begin(); it != free_buffers.end(); ++it)
       if (std::int64_t(s.activations[*it].size()) >= elements &&

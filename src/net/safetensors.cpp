@@ -94,9 +94,10 @@ Weights load_safetensors(const std::string& path) {
       if (element == 0) bad_tensor("dtype " + dtype + " is not supported (F32, F16 or BF16)");
       if (offsets.size() != 2 || offsets[0] > offsets[1] || offsets[1] > data_bytes)
         bad_tensor("data_offsets outside the file's " + std::to_string(data_bytes) + " bytes of data");
-      if (offsets[1] - offsets[0] != std::uint64_t(n) * element)
+      const std::int64_t bytes = checked_mul(n, std::int64_t(element), load_fn, "the bytes of tensor '" + name + "'");
+      if (offsets[1] - offsets[0] != std::uint64_t(bytes))
         bad_tensor("holds " + std::to_string(offsets[1] - offsets[0]) + " bytes, its shape and dtype need " +
-                   std::to_string(std::uint64_t(n) * element));
+                   std::to_string(bytes));
       t.data.resize(std::size_t(n));
       const unsigned char* src = data + offsets[0];
       if (element == 4) {
