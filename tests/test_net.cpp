@@ -58,28 +58,19 @@ TEST(NetCpu, BadWeightsAndFilesAreErrors) {
                         "weight 'classifier.0.weight' has shape [33, 190], expected [33, 192]");
   EXPECT_PORTKERN_ERROR(net::Network(q, m, net::random_weights(m, 4), 0), "argument batch = 0 must be >= 1");
   const std::string path = ::testing::TempDir() + "portkern_net_bad.safetensors";
-  {
+  // A file of a header length, a header and eight bytes of data.
+  auto write_file = [&](std::uint64_t length, const std::string& header) {
     std::ofstream f(path, std::ios::binary);
-    const std::uint64_t length = 1000;
     f.write(reinterpret_cast<const char*>(&length), 8);
-    f << "{}";
-  }
+    f << header << std::string(8, '\0');
+  };
+  write_file(1000, "{}");
   EXPECT_PORTKERN_ERROR(net::load_safetensors(path), "its header length 1000 exceeds the file");
-  {
-    std::ofstream f(path, std::ios::binary);
-    const std::string header = R"({"x": {"dtype": "I64", "shape": [1], "data_offsets": [0, 8]}})";
-    const std::uint64_t length = header.size();
-    f.write(reinterpret_cast<const char*>(&length), 8);
-    f << header << std::string(8, '\0');
-  }
+  std::string header = R"({"x": {"dtype": "I64", "shape": [1], "data_offsets": [0, 8]}})";
+  write_file(header.size(), header);
   EXPECT_PORTKERN_ERROR(net::load_safetensors(path), "tensor 'x': dtype I64 is not supported (F32, F16 or BF16)");
-  {
-    std::ofstream f(path, std::ios::binary);
-    const std::string header = R"({"x": {"dtype": "F32", "shape": [2305843009213693952], "data_offsets": [0, 8]}})";
-    const std::uint64_t length = header.size();
-    f.write(reinterpret_cast<const char*>(&length), 8);
-    f << header << std::string(8, '\0');
-  }
+  header = R"({"x": {"dtype": "F32", "shape": [2305843009213693952], "data_offsets": [0, 8]}})";
+  write_file(header.size(), header);
   EXPECT_PORTKERN_ERROR(net::load_safetensors(path),
                         "the bytes of tensor 'x' = 2305843009213693952 * 4 does not fit in 64 bits");
   std::remove(path.c_str());

@@ -85,15 +85,22 @@ Weights random_weights(const Model& model, std::uint64_t seed = 1);
 
 // ---- running ----------------------------------------------------------------------------------------------
 
+// A convolution prepared for its buffers: the call forward() makes, and what it runs ("winograd/f4", a
+// vendor's engine), for the per-layer table.
+struct PreparedConv {
+  std::function<void()> run;
+  std::string impl;
+};
+
 // How the network's convolutions and linear layers run. prepare_conv() is called once per convolution with
-// its final buffers and returns the call forward() makes; the descriptor's bias and relu are part of the
-// call, and `residual` (nullptr: none) is added to the output before the ReLU. prepare_linear() likewise
+// its final buffers; the descriptor's bias and relu are part of the call, and `residual` (nullptr: none) is
+// added to the output before the ReLU. prepare_linear() likewise
 // returns y (out x batch, column-major) = W (out x features, stored row-major) * x (features x batch); the
 // network adds the bias and the ReLU. An empty prepare_linear: portkern::gemm.
 struct Engine {
   std::string name;
-  std::function<std::function<void()>(Queue&, const Conv2dDesc&, const float* input, const float* filter,
-                                      const float* residual, float* output)>
+  std::function<PreparedConv(Queue&, const Conv2dDesc&, const float* input, const float* filter,
+                             const float* residual, float* output)>
       prepare_conv;
   std::function<std::function<void()>(Queue&, std::int64_t out, std::int64_t features, std::int64_t batch,
                                       const float* weights, const float* x, float* y)>

@@ -58,18 +58,19 @@ Engine library_engine() {
   Engine engine;
   engine.name = "portkern";
   engine.prepare_conv = [](Queue& q, const Conv2dDesc& desc, const float* input, const float* filter,
-                           const float* residual, float* output) -> std::function<void()> {
+                           const float* residual, float* output) -> PreparedConv {
     Conv2dDesc d = conv2d_complete(desc);
     d.residual = residual;   // bias, residual add and ReLU in the convolution's epilogue
     const Conv2dSelection pick = conv2d_select(q.device(), d);
     if (pick.algorithm == "winograd") {   // the filter transformed once, here
       auto w = std::make_shared<WinogradFilter>(
           winograd_transform_filter(q, d.in_c, d.out_c, filter, pick.config == "winograd/f2" ? 2 : 4));
-      return [&q, d, input, w, output] { conv2d_winograd(q, d, input, *w, output); };
+      return {[&q, d, input, w, output] { conv2d_winograd(q, d, input, *w, output); }, pick.config};
     }
-    return [&q, d, input, filter, output, choice = Conv2dChoice{pick.algorithm, pick.config}] {
-      conv2d(q, d, input, filter, output, choice);
-    };
+    return {[&q, d, input, filter, output, choice = Conv2dChoice{pick.algorithm, pick.config}] {
+              conv2d(q, d, input, filter, output, choice);
+            },
+            pick.config};
   };
   return engine;
 }
@@ -177,9 +178,9 @@ Network::Network(Queue& queue, const Model& model, const Weights& w, std::int64_
         d.relu = l.relu;
         const float* filter = s.upload(rsck, "a convolution's filter");
         const float* residual = l.residual >= 0 ? s.outputs[std::size_t(l.residual)] : nullptr;
-        s.calls.push_back(engine.prepare_conv(queue, d, x, filter, residual, y));
-        const Conv2dSelection pick = conv2d_select(queue.device(), conv2d_complete(d));
-        s.what.push_back(conv_text(d) + (residual ? " +residual" : "") + "  " + pick.config);
+        PreparedConv conv = engine.prepare_conv(queue, d, x, filter, residual, y);
+        s.calls.push_back(std::move(conv.run));
+        s.what.push_back(conv_text(d) + (residual ? " +residual" : "") + "  " + conv.impl);
         s.gflop.push_back(2e-9 * double(batch * out.pixels() * K * C * R * R));
         break;
       }

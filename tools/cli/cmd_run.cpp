@@ -36,17 +36,18 @@ net::Engine vendor_engine(const Device& device, int threads) {
   net::Engine engine;
   engine.name = convs->front().name;
   engine.prepare_conv = [convs](Queue& q, const Conv2dDesc& desc, const float* input, const float* filter,
-                                const float* residual, float* output) -> std::function<void()> {
+                                const float* residual, float* output) -> net::PreparedConv {
     Conv2dDesc plain = conv2d_complete(desc);
     plain.bias = nullptr, plain.relu = false;
     for (auto& call : convs->front().prepare_in_place(q, plain, input, filter, output)) {
       if (call.precision != "ieee") continue;
       const std::int64_t rows = plain.batch * plain.out_h * plain.out_w;
-      return [&q, call, rows, channels = plain.out_c, output, bias = desc.bias, residual, relu = desc.relu] {
-        call.run();
-        if (call.to_output) call.to_output();
-        net::bias_residual_relu(q, rows, channels, output, bias, residual, relu);
-      };
+      return {[&q, call, rows, channels = plain.out_c, output, bias = desc.bias, residual, relu = desc.relu] {
+                call.run();
+                if (call.to_output) call.to_output();
+                net::bias_residual_relu(q, rows, channels, output, bias, residual, relu);
+              },
+              call.impl};
     }
     throw Error("portkern run: --gemm vendor: " + convs->front().name + " has no fp32 call for a layer");
   };

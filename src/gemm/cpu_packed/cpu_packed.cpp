@@ -37,8 +37,8 @@ i64 round_up(i64 a, i64 b) { return ceil_div(a, b) * b; }
 std::size_t round_up(std::size_t a, std::size_t b) { return (a + b - 1) / b * b; }
 
 // ---------------------------------------------------------------------------------------------
-// 1. Packing. Per-thread buffers (on huge pages from 64 KiB: portkern/kernel/cpu/pages.hpp), grown on demand and kept for the thread's life: each OS
-// thread has its own (threads of concurrent calls never share one), and their size is bounded by the
+// 1. Packing. Per-thread buffers (on huge pages from 64 KiB: portkern/kernel/cpu/pages.hpp), grown on
+// demand and kept for the thread's life: each OS thread has its own (threads of concurrent calls never share one), and their size is bounded by the
 // blocking (at most (MC + MR) x KC of A and NC x KC of B). Memory whose size follows the problem (the
 // k-split's partial products, a GEMV's gathered vector) is allocated per call instead.
 // ---------------------------------------------------------------------------------------------

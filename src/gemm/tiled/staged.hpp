@@ -2,8 +2,8 @@
 // copies (portkern/kernel/fragment.hpp), the model's fast path on both back ends.
 //
 // Computes, for each of `batch` problems, C = alpha * op(A) * op(B) + beta * C, column-major (BLAS). A group
-// owns a block of wg_m*r x wg_n*c of C; it walks k in tiles of k_tile with `stages` tiles in flight (fewer for double): while
-// the fragment multiplies tile t, the copies of tiles t+1 .. t+stages-1 are under way. Where the blocks of C
+// owns a block of wg_m*r x wg_n*c of C; it walks k in tiles of k_tile with `stages` tiles in flight (fewer
+// for double): while the fragment multiplies tile t, the copies of tiles t+1 .. t+stages-1 are under way. Where the blocks of C
 // alone would leave most of the device idle (fewer blocks than it runs groups at once), k is split over
 // several groups per block (split_k: each adds its partial product into C, which a first pass scaled by beta).
 // Lowerings: on CUDA the copies are cp.async into shared memory and the fragment is r x c registers per

@@ -1,9 +1,9 @@
 // Host memory for CPU buffers and for the CPU lowering's per-thread scratch (packed panels), on transparent
-// huge pages where a block is large or reused. A 2 MiB page is physically contiguous: the data in it maps
-// onto the caches' sets the same way in every process, where 4 KiB pages land wherever the operating system
-// puts them (a packed panel then conflicts with itself in L2 in one process and not in the next: layers
-// moved up to 2x between identical runs), and it needs fewer TLB entries. Linux's default here is
-// "madvise": madvise(MADV_HUGEPAGE) asks for them, and a refusal changes nothing. std::free releases both.
+// huge pages where a block is large or reused. A 2 MiB page needs one TLB entry where 4 KiB pages need 512,
+// and it is physically contiguous: the data in it maps onto the caches' sets the same way in every process.
+// (The layers that moved up to 2x between identical runs were not this: they follow where the host places
+// the two cores, docs/benchmarking.md.) Linux's default here is "madvise": madvise(MADV_HUGEPAGE) asks for
+// them, and a refusal changes nothing. std::free releases both.
 #pragma once
 
 #include <cstddef>
