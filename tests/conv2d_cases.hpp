@@ -68,6 +68,12 @@ inline std::vector<ConvCase> conv_cases() {
       {conv_desc(2, 5, 7, 2, 3, 2, 3, 1, 2, {1, 0, 0, 1}), false, "2x3 window, stride 1x2"},
       {conv_desc(1, 12, 11, 5, 6, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2), true, "3x3 dilation 2"},
       {conv_desc(1, 14, 13, 3, 4, 3, 3, 2, 1, {1, 0, 2, 1}, 3, 2, true), false, "3x3 dilation 3x2 stride 2x1"},
+      // Rows wider than the CPU micro-kernels' 6 columns and window rows of 64 or more values: tiles whose
+      // windows are read in place beside tiles that meet the padding or cross a row (implicit).
+      {conv_desc(1, 9, 23, 32, 20, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), true, "3x3 same, 23 wide, 32 channels", true},
+      {conv_desc(2, 15, 29, 24, 33, 3, 3, 2, 2, {1, 1, 1, 1}), true, "3x3 stride 2, 29 wide, 24 channels"},
+      {conv_desc(1, 11, 26, 32, 17, 5, 5, 1, 1, {2, 2, 2, 2}, 1, 1, true), false, "5x5 same, 26 wide, 32 channels"},
+      {conv_desc(1, 8, 27, 80, 24, 1, 1, 2, 2, {0, 0, 0, 0}), true, "1x1 stride 2, 80 channels"},
   };
   Conv2dDesc same = conv_desc(1, 9, 10, 4, 4, 3, 3, 2, 2, {0, 0, 0, 0});
   cases.push_back({with_padding(same, Padding::same), true, "3x3 stride 2 SAME"});

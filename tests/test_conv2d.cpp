@@ -96,7 +96,10 @@ TEST(Conv2dCpuApi, BadDescriptorsAreErrors) {
   EXPECT_PORTKERN_ERROR(call(conv_desc(1, 8, 8, 2, 2, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2), {"im2col", ""}),
                         "dilation > 1 takes the direct path only");
   EXPECT_PORTKERN_ERROR(call(five, {"", "tiled/t4x4_c2_k2"}),
-                        "configuration 'tiled/t4x4_c2_k2' is not instantiated in this build (this build runs tiled/t1x1_c1_k1, ");
+                        "configuration 'tiled/t4x4_c2_k2' is not instantiated in this build for cpu (this build runs tiled/t1x1_c1_k1, ");
+  // A configuration of another back end's list.
+  EXPECT_PORTKERN_ERROR(call(five, {"", "implicit/r8a1c8_wg16x16_staged_k32_s3_x3"}),
+                        "configuration 'implicit/r8a1c8_wg16x16_staged_k32_s3_x3' is not instantiated in this build for cpu");
   EXPECT_PORTKERN_ERROR(call(five, {"", "tiled/t3x3_c1_k1"}), "unknown configuration 'tiled/t3x3_c1_k1' (this build runs tiled/");
   EXPECT_PORTKERN_ERROR(call(five, {"", "tiled/nosuch"}), "unknown configuration 'tiled/nosuch'");
   EXPECT_PORTKERN_ERROR(call(five, {"tiled", "im2col/whole"}), "configuration 'im2col/whole' is not one of algorithm 'tiled'");

@@ -39,14 +39,14 @@ std::vector<std::string> conv2d_algorithms() {
 
 std::string conv2d_default_config(const Device& device, const std::string& algorithm) {
   const AlgorithmEntry* entry = find_conv2d_algorithm(algorithm);
-  if (!entry) fail("portkern::conv2d_default_config", conv2d_not_applicable({}, algorithm, ""));
+  if (!entry) fail("portkern::conv2d_default_config", conv2d_not_applicable(device, {}, algorithm, ""));
   return entry->default_config(device);
 }
 
 bool conv2d_supports(const Device& device, const Conv2dDesc& desc, const Conv2dChoice& force, std::string* why) {
   const Conv2dDesc d = conv2d_complete(desc);
   const Conv2dChoice choice = resolve(device, d, force);
-  const std::string reason = conv2d_not_applicable(d, choice.algorithm, choice.config);
+  const std::string reason = conv2d_not_applicable(device, d, choice.algorithm, choice.config);
   if (why) *why = reason;
   return reason.empty();
 }
@@ -57,10 +57,10 @@ Conv2dSelection conv2d_select(const Device& device, const Conv2dDesc& desc) {
   return conv2d_impl::select(device, conv2d_complete(desc));
 }
 
-std::vector<Conv2dChoice> conv2d_space(const Device&, bool instantiated_only) {
+std::vector<Conv2dChoice> conv2d_space(const Device& device, bool instantiated_only) {
   std::vector<Conv2dChoice> space;
   for (const AlgorithmEntry* entry : conv2d_algorithm_entries())
-    for (const std::string& config : instantiated_only ? entry->instantiated() : entry->space())
+    for (const std::string& config : instantiated_only ? entry->instantiated(device) : entry->space())
       space.push_back({std::string(entry->name), config});
   return space;
 }
@@ -70,7 +70,7 @@ void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const floa
   const Conv2dDesc d = conv2d_complete(desc);
   check_pointers(queue, d, input, filter, output);
   const Conv2dChoice choice = resolve(queue.device(), d, force);
-  if (const std::string why = conv2d_not_applicable(d, choice.algorithm, choice.config); !why.empty())
+  if (const std::string why = conv2d_not_applicable(queue.device(), d, choice.algorithm, choice.config); !why.empty())
     fail(conv2d_fn, "cannot use '" + (choice.config.empty() ? choice.algorithm : choice.config) +
                         "' for this descriptor: " + why);
   find_conv2d_algorithm(choice.algorithm)->run(queue, choice.config, make_args(d, input, filter, output));

@@ -13,7 +13,8 @@ namespace portkern::conv2d_impl {
   X(tiled)                            \
   X(im2col)                           \
   X(gemm_1x1)                         \
-  X(winograd)
+  X(winograd)                         \
+  X(implicit)
 
 #define PORTKERN_DECLARE(algorithm) extern const AlgorithmEntry algorithm##_entry;
 PORTKERN_CONV2D_ALGORITHMS(PORTKERN_DECLARE)
@@ -39,7 +40,8 @@ const AlgorithmEntry* find_conv2d_algorithm(std::string_view name) {
   return nullptr;
 }
 
-std::string conv2d_not_applicable(const Conv2dDesc& d, std::string_view algorithm, std::string_view config) {
+std::string conv2d_not_applicable(const Device& device, const Conv2dDesc& d, std::string_view algorithm,
+                                  std::string_view config) {
   const AlgorithmEntry* entry = find_conv2d_algorithm(algorithm);
   if (!entry) {
     std::vector<std::string> names;
@@ -50,11 +52,11 @@ std::string conv2d_not_applicable(const Conv2dDesc& d, std::string_view algorith
   if (!config.starts_with(prefix))
     return "configuration '" + std::string(config) + "' is not one of algorithm '" + std::string(algorithm) +
            "' (its names start with '" + prefix + "')";
-  const auto& built = entry->instantiated();
+  const auto& built = entry->instantiated(device);
   if (std::find(built.begin(), built.end(), config) == built.end()) {
     const auto& space = entry->space();
     const bool known = std::find(space.begin(), space.end(), config) != space.end();
-    return (known ? "configuration '" + std::string(config) + "' is not instantiated in this build"
+    return (known ? "configuration '" + std::string(config) + "' is not instantiated in this build for " + device.name()
                   : "unknown configuration '" + std::string(config) + "'") +
            " (this build runs " + listed(built) + ")";
   }

@@ -20,7 +20,7 @@ namespace portkern::conv2d_impl {
 struct AlgorithmEntry {
   std::string_view name;                                   // "winograd": its configurations are "winograd/..."
   const std::vector<std::string>& (*space)();              // the whole space, stable names, in a fixed order
-  const std::vector<std::string>& (*instantiated)();       // the part this build runs
+  const std::vector<std::string>& (*instantiated)(const Device& device);   // the part this build runs there
   std::string (*default_config)(const Device& device);     // what runs when a caller names only the algorithm
   std::string (*why_not)(const Conv2dDesc& desc);          // why it cannot take a completed descriptor; "" if it can
   // Runs configuration `config` (one of instantiated(), applicable to the descriptor `args` came from).
@@ -33,16 +33,24 @@ std::span<const AlgorithmEntry* const> conv2d_algorithm_entries();
 // The entry called `name`; null if there is none.
 const AlgorithmEntry* find_conv2d_algorithm(std::string_view name);
 
-// Why `config` of `algorithm` cannot compute the completed descriptor `d` in this build (unknown algorithm, a
-// name outside its space or not instantiated — the message lists the valid names —, or the algorithm's own
-// reason); empty when it can.
-std::string conv2d_not_applicable(const Conv2dDesc& d, std::string_view algorithm, std::string_view config);
+// Why `config` of `algorithm` cannot compute the completed descriptor `d` on `device` in this build (unknown
+// algorithm, a name outside its space or not instantiated for the device — the message lists the valid
+// names —, or the algorithm's own reason); empty when it can.
+std::string conv2d_not_applicable(const Device& device, const Conv2dDesc& d, std::string_view algorithm,
+                                  std::string_view config);
 
 // A function returning the same list of names on every call, for an entry's space() or instantiated().
 #define PORTKERN_CONV2D_NAMES(...)                                          \
   []() -> const std::vector<std::string>& {                                \
     static const std::vector<std::string> names{__VA_ARGS__};              \
     return names;                                                          \
+  }
+
+// The same for an entry's instantiated(device), the same names on every back end.
+#define PORTKERN_CONV2D_BUILT(...)                                                        \
+  [](const Device&) -> const std::vector<std::string>& {                                 \
+    static const std::vector<std::string> names{__VA_ARGS__};                            \
+    return names;                                                                        \
   }
 
 }  // namespace portkern::conv2d_impl

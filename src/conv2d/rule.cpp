@@ -23,7 +23,7 @@ deploy::ConvProblem problem(const Conv2dDesc& d) {
 std::string_view algorithm_of(std::string_view config) { return config.substr(0, config.find('/')); }
 
 template <class D>
-Conv2dSelection deployed_pick(const Conv2dDesc& d) {
+Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d) {
   const deploy::ConvProblem p = problem(d);
   deploy::Path path;
   const std::string_view family = D::families[D::select_family(p, &path)];
@@ -31,11 +31,11 @@ Conv2dSelection deployed_pick(const Conv2dDesc& d) {
   const std::string where = "deploy/" + std::string(D::device_class) + "/conv2d.hpp";
   Conv2dSelection pick{std::string(family), std::string(config),
                        where + ": " + (path.str().empty() ? "one choice" : path.str())};
-  const std::string why = conv2d_not_applicable(d, family, config);
+  const std::string why = conv2d_not_applicable(device, d, family, config);
   if (why.empty()) return pick;
   pick.reason += " -> " + pick.config + ", which does not apply (" + why + ")";
   const std::string_view fallback = D::fallback;
-  if (conv2d_not_applicable(d, algorithm_of(fallback), fallback).empty())
+  if (conv2d_not_applicable(device, d, algorithm_of(fallback), fallback).empty())
     return {std::string(algorithm_of(fallback)), std::string(fallback), pick.reason + ": the fallback " + std::string(fallback)};
   return {"direct", "direct/default", pick.reason + "; nor does the fallback " + std::string(fallback) + ": direct/default"};
 }
@@ -55,7 +55,7 @@ Conv2dDeployment deployment(const Device& device) {
 }
 
 Conv2dSelection select(const Device& device, const Conv2dDesc& d) {
-  return Conv2dDeployments::with(device_class(device).name, [&]<class D>() { return deployed_pick<D>(d); });
+  return Conv2dDeployments::with(device_class(device).name, [&]<class D>() { return deployed_pick<D>(device, d); });
 }
 
 }  // namespace portkern::conv2d_impl

@@ -25,16 +25,17 @@ namespace portkern::bench {
 namespace {
 
 // The configurations the benchmark measures, in the registry's order: every instantiated configuration of an
-// algorithm that has a few (winograd both tile sizes, timed with weights transformed once, before timing), the
-// default of one that has many (tiled: `portkern tune conv2d` measures them all).
-std::vector<Conv2dChoice> measured(const Device& device) {
+// algorithm that has a few (winograd both tile sizes, timed with weights transformed once, before timing) or
+// that `only` names, the default of one that has many (tiled: `portkern tune conv2d` measures them all).
+std::vector<Conv2dChoice> measured(const Device& device, const std::vector<std::string>& only) {
   constexpr std::size_t few = 4;
   std::vector<Conv2dChoice> chosen;
   for (const std::string& algorithm : conv2d_algorithms()) {
     std::vector<Conv2dChoice> configs;
     for (const Conv2dChoice& c : conv2d_space(device))
       if (c.algorithm == algorithm) configs.push_back(c);
-    if (configs.size() > few) configs = {{algorithm, conv2d_default_config(device, algorithm)}};
+    const bool named = std::find(only.begin(), only.end(), algorithm) != only.end();
+    if (configs.size() > few && !named) configs = {{algorithm, conv2d_default_config(device, algorithm)}};
     chosen.insert(chosen.end(), configs.begin(), configs.end());
   }
   return chosen;
@@ -43,7 +44,7 @@ std::vector<Conv2dChoice> measured(const Device& device) {
 // Those of measured() that apply to a descriptor, and that `only` names (by algorithm or configuration).
 std::vector<Conv2dChoice> candidates(const Device& device, const Conv2dDesc& d, const std::vector<std::string>& only) {
   std::vector<Conv2dChoice> chosen;
-  for (const auto& c : measured(device)) {
+  for (const auto& c : measured(device, only)) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.algorithm) == only.end() &&
         std::find(only.begin(), only.end(), c.config) == only.end())
       continue;
@@ -108,7 +109,7 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
 
 std::vector<std::string> conv2d_bench_names() {
   std::vector<std::string> names;
-  const std::vector<Conv2dChoice> all = measured(Device::cpu());
+  const std::vector<Conv2dChoice> all = measured(Device::cpu(), {});
   for (const auto& c : all)
     if (std::find(names.begin(), names.end(), c.algorithm) == names.end()) names.push_back(c.algorithm);
   for (const auto& c : all) names.push_back(c.config);

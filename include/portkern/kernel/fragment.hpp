@@ -35,6 +35,8 @@
 
 #include <cstdint>
 
+#include "portkern/kernel/model.hpp"
+
 namespace portkern::kernel {
 
 // op(X) of a column-major matrix: element (i, j) at data[transposed ? i * ld + j : j * ld + i].
@@ -45,15 +47,41 @@ struct MatrixOperand {
   bool transposed;
 };
 
+// op(B) of an implicit GEMM: the patches of an NHWC image (undilated windows of window_h x window_w, zeros
+// outside the image), never stored. B is (window_h * window_w * channels) x pixels: B(l, j) is element
+// l = (r * window_w + s) * channels + c of output pixel j = (n * out_h + y) * out_w + x's patch, input
+// pixel (y * stride_h + r - pad_top, x * stride_w + s - pad_left) channel c — im2col's matrix, whose rows
+// follow a filter stored RSCK. Contiguous along k within a run of channels (within a whole window row where
+// the window is inside the image).
+template <class T>
+struct WindowOperand {
+  const T* input;
+  std::int64_t height, width, channels;          // of the input image
+  std::int64_t window_h, window_w, stride_h, stride_w, pad_top, pad_left;
+  std::int64_t out_h, out_w;
+  PORTKERN_INLINE std::int64_t depth() const { return window_h * window_w * channels; }
+};
+
 // The output block a fragment is stored to: rows x cols of column-major c (the block's first element),
 // out = alpha * acc + beta * out; or, with `accumulate`, out += alpha * acc added atomically (other groups add
-// their partial products to the same block; beta is not applied).
+// their partial products to the same block; beta is not applied). An epilogue (not with `accumulate`) follows:
+// plus bias[row], plus residual (laid out as c, from the block's first element), then ReLU where `relu`.
 template <class T>
 struct BlockOutput {
   T* c;
   std::int64_t ldc, rows, cols;
   T alpha, beta;   // beta == 0: the output is not read (NaN there does not come through)
   bool accumulate = false;
+  const T* bias = nullptr;       // rows values, or nullptr
+  const T* residual = nullptr;   // rows x cols with leading dimension ldc, or nullptr
+  bool relu = false;
+  PORTKERN_INLINE bool has_epilogue() const { return bias || residual || relu; }
+  // out's final value from v = alpha * acc (+ beta * out).
+  PORTKERN_INLINE T finished(T v, std::int64_t row, std::int64_t col) const {
+    if (bias) v += bias[row];
+    if (residual) v += residual[col * ldc + row];
+    return relu && v < T(0) ? T(0) : v;
+  }
 };
 
 // The shape of a group's block multiply: a BM x BN block, k-tiles of KT, Stages tiles in flight, the group's

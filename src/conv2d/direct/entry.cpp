@@ -9,7 +9,7 @@ extern const AlgorithmEntry direct_entry;
 const AlgorithmEntry direct_entry{
     "direct",
     PORTKERN_CONV2D_NAMES("direct/default"),
-    PORTKERN_CONV2D_NAMES("direct/default"),
+    PORTKERN_CONV2D_BUILT("direct/default"),
     [](const Device&) { return std::string("direct/default"); },
     [](const Conv2dDesc&) { return std::string(); },
     [](Queue& queue, std::string_view, const ConvArgs& a) { launch(queue, Conv2dDirect<64>{a}); }};

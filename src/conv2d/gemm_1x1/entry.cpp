@@ -28,7 +28,7 @@ void run_gemm_1x1(Queue& q, std::string_view, const ConvArgs& a) {
 extern const AlgorithmEntry gemm_1x1_entry;
 const AlgorithmEntry gemm_1x1_entry{"gemm_1x1",
                                     PORTKERN_CONV2D_NAMES("gemm_1x1/default"),
-                                    PORTKERN_CONV2D_NAMES("gemm_1x1/default"),
+                                    PORTKERN_CONV2D_BUILT("gemm_1x1/default"),
                                     [](const Device&) { return std::string("gemm_1x1/default"); },
                                     why_not_gemm_1x1,
                                     run_gemm_1x1};

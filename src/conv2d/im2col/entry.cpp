@@ -48,7 +48,7 @@ extern const AlgorithmEntry im2col_entry;
 const AlgorithmEntry im2col_entry{
     "im2col",
     PORTKERN_CONV2D_NAMES("im2col/whole", "im2col/chunked"),
-    PORTKERN_CONV2D_NAMES("im2col/whole", "im2col/chunked"),
+    PORTKERN_CONV2D_BUILT("im2col/whole", "im2col/chunked"),
     [](const Device& device) { return std::string(device.is_cpu() ? "im2col/chunked" : "im2col/whole"); },
     undilated,
     run_im2col};

@@ -111,7 +111,7 @@ void run(Queue& queue, std::string_view config, const ConvArgs& a) {
 extern const AlgorithmEntry winograd_entry;
 const AlgorithmEntry winograd_entry{"winograd",
                                     PORTKERN_CONV2D_NAMES("winograd/f2", "winograd/f4"),
-                                    PORTKERN_CONV2D_NAMES("winograd/f2", "winograd/f4"),
+                                    PORTKERN_CONV2D_BUILT("winograd/f2", "winograd/f4"),
                                     [](const Device&) { return std::string("winograd/f4"); },
                                     why_not_winograd,
                                     run};

@@ -56,9 +56,10 @@ using config_names::parse_literal;
 }  // namespace detail
 
 // Parses a name made by name(); `ok` tells whether it was one. constexpr: deployments are parsed at compile time.
-constexpr TiledConfig parse_tiled(std::string_view s, bool* ok = nullptr) {
+// `prefix`: the family's, or another family's that names its configurations as this one (conv2d's `implicit`).
+constexpr TiledConfig parse_tiled(std::string_view s, bool* ok = nullptr, std::string_view prefix = "tiled/") {
   TiledConfig p;
-  bool good = detail::parse_literal(s, "tiled/r") && detail::parse_int(s, p.r) && detail::parse_literal(s, "a") &&
+  bool good = detail::parse_literal(s, prefix) && detail::parse_literal(s, "r") && detail::parse_int(s, p.r) && detail::parse_literal(s, "a") &&
               detail::parse_int(s, p.a) && detail::parse_literal(s, "c") && detail::parse_int(s, p.c) &&
               detail::parse_literal(s, "_wg") && detail::parse_int(s, p.wg_m) && detail::parse_literal(s, "x") &&
               detail::parse_int(s, p.wg_n);

@@ -33,7 +33,7 @@ namespace portkern::kernel::cpu {
 
 // A per-thread scratch block of `count` T (one per Use), grown on demand and kept for the thread's life, on
 // huge pages from 64 KiB (pages.hpp).
-enum class ScratchUse { kept_a, kept_b, partial, vector };
+enum class ScratchUse { kept_a, kept_b, partial, vector, window };
 template <class T, ScratchUse Use>
 T* thread_scratch(std::int64_t count) {
   struct Block {
@@ -124,6 +124,16 @@ class StagedTiles {
                            L::BM < m - m0 ? L::BM : m - m0, L::BN < n - n0 ? L::BN : n - n0, k, m, n};
   }
 
+  // The same with op(B) the patches of an image (an implicit GEMM): recorded likewise; the fragment reads the
+  // windows in place or gathers them (Fragment::product_by_window).
+  template <class Group>
+  void copy(Group&, int slot, const MatrixOperand<T>& a, const WindowOperand<T>& b, std::int64_t m0,
+            std::int64_t n0, std::int64_t l0, std::int64_t m, std::int64_t n, std::int64_t k) {
+    if (l0 >= k) return;
+    slots_[slot] = Request{a, {}, m0, n0, l0, L::KT < k - l0 ? L::KT : k - l0,
+                           L::BM < m - m0 ? L::BM : m - m0, L::BN < n - n0 ? L::BN : n - n0, k, m, n, b, true};
+  }
+
   template <class Group>
   void wait(Group&) const {}
 
@@ -137,17 +147,24 @@ class StagedTiles {
     std::int64_t rows, cols, depth;
     bool b_in_place;
   };
+  // A's panels of `slot` (MR rows each; panel i / MR at i * depth holds (i, p) at [p * width + i]).
+  const T* packed_a(int slot) {
+    const Request& r = slots_[slot];
+    const Operands<T> op{r.a.transposed, false, r.a.data, r.a.ld, nullptr, 0, T(1)};
+    using KeptA = KeptPanels<T, ScratchUse::kept_a>;
+    const typename KeptA::Source a_source{launch_, r.a.data, r.a.ld, r.a.transposed, r.m, r.k,
+                                          L::BM, round_up_to(L::BM, set_.blocking.mr()) * L::KT, &set_};
+    return KeptA::of_this_thread().get(a_source, L::KT, r.m0 / L::BM, r.l0 / L::KT, [&](T* panels) {
+      pack_a(set_, op, r.m0, r.rows, r.l0, r.depth, panels);
+    });
+  }
+
   Packed packed(int slot) {
     const Request& r = slots_[slot];
     const Operands<T> op{r.a.transposed, r.b.transposed, r.a.data, r.a.ld, r.b.data, r.b.ld, T(1)};
     const std::int64_t mr = set_.blocking.mr(), nr = set_.blocking.nr, tile = r.l0 / L::KT;
-    using KeptA = KeptPanels<T, ScratchUse::kept_a>;
     using KeptB = KeptPanels<T, ScratchUse::kept_b>;
-    const typename KeptA::Source a_source{launch_, r.a.data, r.a.ld, r.a.transposed, r.m, r.k,
-                                          L::BM, round_up_to(L::BM, mr) * L::KT, &set_};
-    const T* a = KeptA::of_this_thread().get(a_source, L::KT, r.m0 / L::BM, tile, [&](T* panels) {
-      pack_a(set_, op, r.m0, r.rows, r.l0, r.depth, panels);
-    });
+    const T* a = packed_a(slot);
     if ((!r.b.transposed && r.m <= 16 * mr) || r.m <= mr) {
       const T* b = r.b.transposed ? r.b.data + r.l0 * r.b.ld + r.n0 : r.b.data + r.n0 * r.b.ld + r.l0;
       return {a, b, !r.b.transposed, r.b.ld, r.rows, r.cols, r.depth, true};
@@ -162,10 +179,13 @@ class StagedTiles {
 
   const MicroKernels<T>& set() const { return set_; }
 
-  // What `slot` holds: op(A)[m0 : m0+rows, l0 : l0+depth] and op(B)[l0 : l0+depth, n0 : n0+cols].
+  // What `slot` holds: op(A)[m0 : m0+rows, l0 : l0+depth] and op(B)[l0 : l0+depth, n0 : n0+cols], op(B)
+  // the patches of `window` where `windowed`.
   struct Request {
     MatrixOperand<T> a, b;
     std::int64_t m0, n0, l0, depth, rows, cols, k, m, n;
+    WindowOperand<T> window{};
+    bool windowed = false;
   };
   const Request& request(int slot) const { return slots_[slot]; }
 
@@ -192,7 +212,9 @@ class Fragment {
   void mma(Group&, StagedTiles<L>& tiles, int slot) {
     const T beta = !first_ ? T(1) : out_.accumulate ? T(0) : out_.beta;
     const auto& r = tiles.request(slot);
-    if (r.rows == 1 || r.cols == 1)
+    if (r.windowed)
+      product_by_window(tiles, slot, beta);
+    else if (r.rows == 1 || r.cols == 1)
       product_with_vector(tiles.set(), r, beta);
     else
       product_by_microkernels(tiles, slot, beta);
@@ -200,7 +222,7 @@ class Fragment {
   }
 
   // An accumulating output adds its block into C; otherwise only a block no tile was multiplied into
-  // (k == 0) is left to write: out = beta * out.
+  // (k == 0) is left to write: out = beta * out. Then the epilogue, on the block just written (in the caches).
   template <class Group>
   void store(Group&) {
     if (out_.accumulate) {
@@ -209,11 +231,16 @@ class Fragment {
         for (std::int64_t i = 0; i < out_.rows; ++i) atomic_add(&out_.c[j * out_.ldc + i], target_[j * ld_ + i]);
       return;
     }
-    if (!first_) return;
-    for (std::int64_t j = 0; j < out_.cols; ++j)
-      for (std::int64_t i = 0; i < out_.rows; ++i) {
-        T& c = out_.c[j * out_.ldc + i];
-        c = out_.beta == T(0) ? T(0) : out_.beta * c;
+    if (first_)
+      for (std::int64_t j = 0; j < out_.cols; ++j)
+        for (std::int64_t i = 0; i < out_.rows; ++i) {
+          T& c = out_.c[j * out_.ldc + i];
+          c = out_.beta == T(0) ? T(0) : out_.beta * c;
+        }
+    if (out_.has_epilogue())
+      for (std::int64_t j = 0; j < out_.cols; ++j) {
+        T* c = out_.c + j * out_.ldc;
+        for (std::int64_t i = 0; i < out_.rows; ++i) c[i] = out_.finished(c[i], i, j);
       }
   }
 
@@ -233,6 +260,97 @@ class Fragment {
         set.kernel(p.b_columns, int(vectors), int(cols))(p.depth, p.a + ir * p.depth, width, b, b_step,
                                                          target_ + jr * ld_ + ir, ld_, out_.alpha, beta,
                                                          int(rows - (vectors - 1) * lanes));
+      }
+    }
+  }
+
+  // Window rows of at least this many elements are read in place; shorter ones (3-channel first layers)
+  // would cut the product into calls too shallow to pay, and are gathered.
+  static constexpr std::int64_t min_in_place_run = 64;
+
+  // An implicit GEMM's product, tile by tile of at most NR pixels of one output row. Where the tile's windows
+  // are inside the image's width (and its window rows are long enough to pay), the micro-kernels read them in
+  // place: NR column streams stride_w * C apart, one call per window row the depth crosses, none for a window
+  // row above or below the image. The pixels whose windows meet the left or right padding (a tile of their
+  // own), and every tile where window rows are short (3-channel first layers), are gathered into the thread's
+  // panel first (column-major, zeros for padding).
+  void product_by_window(StagedTiles<L>& tiles, int slot, T beta) {
+    const auto& r = tiles.request(slot);
+    const WindowOperand<T>& w = r.window;
+    const MicroKernels<T>& set = tiles.set();
+    const T* a = tiles.packed_a(slot);
+    const std::int64_t nr = set.blocking.nr, span = w.window_w * w.channels, end = r.l0 + r.depth;
+    const bool rows_in_place = span >= min_in_place_run;
+    // The output columns whose windows lie inside the image's width: [x_lo, x_hi).
+    const std::int64_t x_lo = (w.pad_left + w.stride_w - 1) / w.stride_w;
+    std::int64_t x_hi = w.width + w.pad_left < w.window_w ? 0 : (w.width + w.pad_left - w.window_w) / w.stride_w + 1;
+    if (x_hi > w.out_w) x_hi = w.out_w;
+    T* panel = thread_scratch<T, ScratchUse::window>(L::KT * nr);
+    for (std::int64_t jr = 0, cols = 0; jr < r.cols; jr += cols) {
+      const std::int64_t j0 = r.n0 + jr, x0 = j0 % w.out_w, t = j0 / w.out_w, y = t % w.out_h, n = t / w.out_h;
+      cols = nr < r.cols - jr ? nr : r.cols - jr;
+      const bool in_place = rows_in_place && x0 >= x_lo && x0 + cols <= x_hi;
+      if (!in_place) {
+        gather_windows(w, r.l0, r.depth, j0, cols, panel);
+        multiply_panels(set, a, r, 0, r.depth, panel, true, r.depth, jr, cols, beta);
+        continue;
+      }
+      const std::int64_t ix0 = x0 * w.stride_w - w.pad_left;
+      bool first = true;
+      for (std::int64_t l = r.l0; l < end;) {
+        const std::int64_t row = l / span, offset = l - row * span, iy = y * w.stride_h + row - w.pad_top;
+        const std::int64_t length = end - l < span - offset ? end - l : span - offset;
+        if (iy >= 0 && iy < w.height) {
+          const T* b = w.input + ((n * w.height + iy) * w.width + ix0) * w.channels + offset;
+          multiply_panels(set, a, r, l - r.l0, length, b, true, w.stride_w * w.channels, jr, cols, first ? beta : T(1));
+          first = false;
+        }
+        l += length;
+      }
+      if (first) scale_columns(r.rows, jr, cols, beta);   // every window row of this depth is padding
+    }
+  }
+
+  // target[0 : rows, jr : jr + cols] *= beta (zeros for beta == 0: the target is not read).
+  void scale_columns(std::int64_t rows, std::int64_t jr, std::int64_t cols, T beta) {
+    if (beta == T(1)) return;
+    for (std::int64_t j = jr; j < jr + cols; ++j)
+      for (std::int64_t i = 0; i < rows; ++i) target_[j * ld_ + i] = beta == T(0) ? T(0) : beta * target_[j * ld_ + i];
+  }
+
+  // target[:, jr : jr + cols] (+)= alpha * A[:, p0 : p0 + length] * B, B's micro-panel as the kernels take it.
+  template <class Request>
+  void multiply_panels(const MicroKernels<T>& set, const T* a, const Request& r, std::int64_t p0, std::int64_t length,
+                       const T* b, bool b_columns, std::int64_t b_step, std::int64_t jr, std::int64_t cols, T beta) {
+    const std::int64_t mr = set.blocking.mr(), lanes = set.blocking.lanes;
+    for (std::int64_t ir = 0; ir < r.rows; ir += mr) {
+      const std::int64_t rows = mr < r.rows - ir ? mr : r.rows - ir;
+      const std::int64_t width = round_up_to(rows, lanes), vectors = width / lanes;
+      set.kernel(b_columns, int(vectors), int(cols))(length, a + ir * r.depth + p0 * width, width, b, b_step,
+                                                     target_ + jr * ld_ + ir, ld_, out_.alpha, beta,
+                                                     int(rows - (vectors - 1) * lanes));
+    }
+  }
+
+  // panel[j * depth + p] = B(l0 + p, j0 + j) for p < depth, j < cols (column-major, as im2col lays patches
+  // out): contiguous runs of channels, zeros outside the image.
+  static void gather_windows(const WindowOperand<T>& w, std::int64_t l0, std::int64_t depth, std::int64_t j0,
+                             std::int64_t cols, T* panel) {
+    const std::int64_t span = w.window_w * w.channels;
+    for (std::int64_t j = 0; j < cols; ++j) {
+      const std::int64_t x = (j0 + j) % w.out_w, t = (j0 + j) / w.out_w, y = t % w.out_h, n = t / w.out_h;
+      T* out = panel + j * depth - l0;
+      for (std::int64_t l = l0; l < l0 + depth;) {
+        const std::int64_t row = l / span, s = (l - row * span) / w.channels, c = l - row * span - s * w.channels;
+        const std::int64_t length = l0 + depth - l < w.channels - c ? l0 + depth - l : w.channels - c;
+        const std::int64_t iy = y * w.stride_h + row - w.pad_top, ix = x * w.stride_w + s - w.pad_left;
+        if (iy >= 0 && iy < w.height && ix >= 0 && ix < w.width) {
+          const T* src = w.input + ((n * w.height + iy) * w.width + ix) * w.channels + c;
+          for (std::int64_t q = 0; q < length; ++q) out[l + q] = src[q];
+        } else {
+          for (std::int64_t q = 0; q < length; ++q) out[l + q] = T(0);
+        }
+        l += length;
       }
     }
   }

@@ -73,11 +73,13 @@ __device__ __forceinline__ void copy_wait() {
 
 }  // namespace detail
 
-// One output element: c = value + beta * c, or c += value atomically where the output accumulates.
+// Output element (row, col) of the block: c = value + beta * c and the epilogue, or c += value atomically
+// where the output accumulates.
 template <class T>
-__device__ __forceinline__ void store_value(T& c, const BlockOutput<T>& out, T value) {
+__device__ __forceinline__ void store_value(const BlockOutput<T>& out, int row, int col, T value) {
+  T& c = out.c[std::int64_t(col) * out.ldc + row];
   if (out.accumulate) atomicAdd(&c, value);
-  else c = out.beta == T(0) ? value : value + out.beta * c;
+  else c = out.finished(out.beta == T(0) ? value : value + out.beta * c, row, col);
 }
 
 template <class L>
@@ -114,6 +116,24 @@ class StagedTiles {
       copy_operand<BN, b_k_major>(s_.b[slot], b, n0, l0, n, k, tid);
     }
     detail::copy_commit();   // one group per copy, empty or not, so that wait() counts stages
+  }
+
+  // The same with op(B) the patches of an image (an implicit GEMM), gathered window by window into B's
+  // k-major tile: 16-byte chunks of 4 channels where the channels and the input allow, else single elements;
+  // zeros outside the image. Coordinates are 32-bit (the family checks that they fit).
+  template <class Group>
+  __device__ void copy(Group&, int slot, const MatrixOperand<T>& a, const WindowOperand<T>& b, std::int64_t m0,
+                       std::int64_t n0, std::int64_t l0, std::int64_t m, std::int64_t n, std::int64_t k) {
+    static_assert(b_k_major, "a window operand is copied along k: a BlockShape with BAlongK");
+    if (l0 < k) {
+      const int tid = int(threadIdx.x + threadIdx.y * blockDim.x);
+      copy_operand<BM, a_k_major>(s_.a[slot], a, m0, l0, m, k, tid);
+      if (b.channels % V == 0 && reinterpret_cast<std::uintptr_t>(b.input) % 16 == 0)
+        copy_windows<V>(s_.b[slot], b, n0, l0, n, k, tid);
+      else
+        copy_windows<1>(s_.b[slot], b, n0, l0, n, k, tid);
+    }
+    detail::copy_commit();
   }
 
   template <class Group>
@@ -164,6 +184,39 @@ class StagedTiles {
       const int left = outer < outer_left ? inner_left - inner : 0;
       const int valid = left <= 0 ? 0 : (left >= W ? W : left) * int(sizeof(T));
       detail::copy_async<W * sizeof(T)>(&tile[outer][inner], valid ? base + outer * op.ld + inner : op.data, valid);
+    };
+    if constexpr (W == V) {
+      PORTKERN_UNROLL
+      for (int q = 0; q < (count + items - 1) / items; ++q)
+        if (count % items == 0 || tid + q * items < count) chunk(tid + q * items);
+    } else {
+#pragma unroll 1
+      for (int e = tid; e < count; e += items) chunk(e);
+    }
+  }
+
+  // Chunks of W elements along k (W divides the channels, so a chunk never leaves a run of channels).
+  template <int W, class TileRef>
+  __device__ static void copy_windows(TileRef& tile, const WindowOperand<T>& w, std::int64_t n0, std::int64_t l0,
+                                      std::int64_t n, std::int64_t k, int tid) {
+    constexpr int per_row = KT / W, count = BN * KT / W;
+    const int C = int(w.channels), span = int(w.window_w) * C, out_w = int(w.out_w), out_h = int(w.out_h);
+    const int pixels_left = n - n0 < BN ? int(n - n0) : BN, depth_left = k - l0 < KT ? int(k - l0) : KT;
+    auto chunk = [&](int e) {
+      const int outer = e / per_row, inner = (e % per_row) * W;
+      const T* src = w.input;
+      int valid = 0;
+      if (outer < pixels_left && inner < depth_left) {
+        const int j = int(n0) + outer, l = int(l0) + inner;
+        const int x = j % out_w, t = j / out_w, y = t % out_h, image = t / out_h;
+        const int row = l / span, s = (l - row * span) / C, c = l - row * span - s * C;
+        const int iy = y * int(w.stride_h) + row - int(w.pad_top), ix = x * int(w.stride_w) + s - int(w.pad_left);
+        if (iy >= 0 && iy < int(w.height) && ix >= 0 && ix < int(w.width)) {
+          src += ((std::int64_t(image) * w.height + iy) * w.width + ix) * C + c;
+          valid = W * int(sizeof(T));
+        }
+      }
+      detail::copy_async<W * sizeof(T)>(&tile[outer][inner], src, valid);
     };
     if constexpr (W == V) {
       PORTKERN_UNROLL
@@ -231,11 +284,10 @@ class SimtFragment {
     for (int j = 0; j < TN; ++j) {
       const int col = owned<TN, IN, Tiles::b_k_major>(y_, j);
       if (col >= out_.cols) continue;
-      T* c = out_.c + std::int64_t(col) * out_.ldc;
       PORTKERN_UNROLL
       for (int i = 0; i < TM; ++i) {
         const int row = owned<TM, IM, Tiles::a_k_major>(x_, i);
-        if (row < out_.rows) store_value(c[row], out_, out_.alpha * acc_[i][j]);
+        if (row < out_.rows) store_value(out_, row, col, out_.alpha * acc_[i][j]);
       }
     }
   }
@@ -369,7 +421,7 @@ class Tf32x3Fragment {
         for (int r = 0; r < 4; ++r) {   // (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1)
           const int row = wm0_ + 16 * i + g_ + 8 * (r >> 1), col = wn0_ + 8 * j + 2 * t_ + (r & 1);
           if (row < out_.rows && col < out_.cols)
-            store_value(out_.c[std::int64_t(col) * out_.ldc + row], out_, out_.alpha * acc_[i][j][r]);
+            store_value(out_, row, col, out_.alpha * acc_[i][j][r]);
         }
   }
 

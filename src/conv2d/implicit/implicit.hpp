@@ -1,0 +1,83 @@
+// The `implicit` algorithm: convolution as an implicit GEMM, written once on the kernel model's matrix
+// fragments and staged copies (portkern/kernel/fragment.hpp), with no im2col buffer.
+//
+// What it computes: the NHWC output (out_c x pixels, column-major) = filter (out_c x window_h * window_w *
+// in_c, RSCK as stored) * patches, plus bias, plus residual, then ReLU, all in the fragment's store. The
+// patches are a WindowOperand: the staged copies gather each k-tile's windows straight from the input (CUDA:
+// cp.async into shared memory, 16-byte chunks of 4 channels, zeros for padding; CPU: the micro-kernels read
+// a tile's windows in place, NR column streams stride_w * in_c apart, where the tile's windows are inside the
+// image, and gather the rest into a small panel).
+//
+// Parameters: the staged GEMM's (gemm/tiled/tiled_config.hpp), named "implicit/" + the staged name: a group
+// owns a block of wg_m * r output channels by wg_n * c pixels and walks the depth in k-tiles of k_tile with
+// `stages` in flight; `_x3` multiplies with 3xTF32 tensor-core atoms on CUDA (fp32 accuracy).
+//
+// When it wins: where im2col's buffer dominates, i.e. strided and large windows with many channels (the
+// patches of a stride-2 3x3 layer are 2.25x its input, those of a 3x3 stride-1 layer 9x); 3x3 stride-1 layers
+// stay Winograd's, 1x1 layers gemm_1x1's, 3-channel first layers (windows too narrow to read in place) im2col's.
+#pragma once
+
+#include <cstdint>
+
+#include "conv2d/args.hpp"
+#include "gemm/tiled/tiled_config.hpp"
+#include "portkern/kernel/fragment.hpp"
+#include "portkern/kernel/model.hpp"
+
+namespace portkern::conv2d_impl {
+
+inline constexpr std::string_view implicit_prefix = "implicit/";
+
+constexpr gemm_impl::TiledConfig parse_implicit(std::string_view name, bool* ok = nullptr) {
+  return gemm_impl::parse_tiled(name, ok, implicit_prefix);
+}
+
+template <gemm_impl::TiledConfig P>
+struct Conv2dImplicit {
+  static_assert(P.memory == gemm_impl::TiledMemory::staged, "a staged configuration");
+  using group_shape = kernel::Shape<P.wg_m, P.wg_n>;
+  // A: the filter, column-major out_c x depth (not along k); B: the windows, along k (channels).
+  using Block = kernel::BlockShape<float, P.block_m(), P.block_n(), P.k_tile, P.stages, P.wg_m, P.wg_n, P.tf32x3,
+                                   false, true>;
+  using staged_block = Block;   // the launch reserves the staged tiles' group-local memory
+  static constexpr int BM = Block::BM, BN = Block::BN, KT = Block::KT, stages = Block::Stages;
+
+  ConvArgs a;
+
+  std::int64_t pixels() const { return a.batch * a.out_h * a.out_w; }
+  // Pixel blocks along x (the larger count), output-channel blocks along y.
+  kernel::Range groups() const { return {(pixels() + BN - 1) / BN, (a.out_c + BM - 1) / BM, 1}; }
+
+  template <class Group>
+  PORTKERN_KERNEL void operator()(Group& g) const {
+    const std::int64_t m = a.out_c, n = a.batch * a.out_h * a.out_w, k = a.window_h * a.window_w * a.in_c;
+    const std::int64_t m0 = g.y() * BM, n0 = g.x() * BN;
+    const kernel::MatrixOperand<float> filter{a.filter, a.out_c, false};
+    const kernel::WindowOperand<float> windows{a.input,    a.in_h,     a.in_w,    a.in_c,  a.window_h, a.window_w,
+                                               a.stride_h, a.stride_w, a.pad_top, a.pad_left, a.out_h, a.out_w};
+    const std::int64_t first = n0 * a.out_c + m0;
+    const kernel::BlockOutput<float> out{a.output + first,
+                                         a.out_c,
+                                         BM < m - m0 ? BM : m - m0,
+                                         BN < n - n0 ? BN : n - n0,
+                                         1.f,
+                                         0.f,
+                                         false,
+                                         a.bias ? a.bias + m0 : nullptr,
+                                         a.residual ? a.residual + first : nullptr,
+                                         a.relu};
+
+    typename Group::template staged_tiles<Block> tiles(g);
+    typename Group::template fragment<Block> acc(g, out);
+    for (int s = 0; s < stages - 1; ++s) tiles.copy(g, s, filter, windows, m0, n0, std::int64_t(s) * KT, m, n, k);
+    const std::int64_t count = (k + KT - 1) / KT;
+    for (std::int64_t t = 0; t < count; ++t) {
+      tiles.wait(g);
+      tiles.copy(g, int((t + stages - 1) % stages), filter, windows, m0, n0, (t + stages - 1) * KT, m, n, k);
+      acc.mma(g, tiles, int(t % stages));
+    }
+    acc.store(g);
+  }
+};
+
+}  // namespace portkern::conv2d_impl
