@@ -12,8 +12,12 @@ TEST_P(Conv2dCuda, MatchesReference) {
   check_all_cases(Device::cuda(0), GetParam());
 }
 
-// Listed without a GPU too, so that the tests exist and report as skipped.
-INSTANTIATE_TEST_SUITE_P(Instantiated, Conv2dCuda, ::testing::ValuesIn(conv2d_space(Device::cpu())), ConfigName());
+// The GPU's instantiated configurations (some algorithms instantiate other ones per back end); listed without
+// a GPU too, as the CPU's, so that the tests exist and report as skipped.
+std::vector<Conv2dChoice> cuda_space() {
+  return cuda_device_count() > 0 ? conv2d_space(Device::cuda(0)) : conv2d_space(Device::cpu());
+}
+INSTANTIATE_TEST_SUITE_P(Instantiated, Conv2dCuda, ::testing::ValuesIn(cuda_space()), ConfigName());
 
 TEST(Conv2dCudaApi, RuleChoosesWithoutForce) {
   PORTKERN_REQUIRE_GPU();

@@ -49,12 +49,14 @@ std::string why_not(const Conv2dDesc& d) {
 }
 
 void run(Queue& queue, std::string_view config, const ConvArgs& a) {
-  bool ran = false;
+  ImplicitRun ran = ImplicitRun::not_instantiated;
   if (queue.device().is_cpu()) ran = run_implicit_cpu(queue, config, a);
 #if PORTKERN_HAVE_CUDA
   else ran = run_implicit_cuda(queue, config, a);
 #endif
-  if (!ran) fail(conv2d_fn, "configuration '" + std::string(config) + "' is not instantiated for " + queue.device().name());
+  if (ran == ImplicitRun::not_instantiated)
+    fail(conv2d_fn, "configuration '" + std::string(config) + "' is not instantiated for " + queue.device().name());
+  if (ran == ImplicitRun::epilogue_left) bias_relu(queue, a, 0, a.batch * a.out_h * a.out_w);
 }
 
 }  // namespace

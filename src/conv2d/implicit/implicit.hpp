@@ -42,15 +42,39 @@ struct Conv2dImplicit {
   using staged_block = Block;   // the launch reserves the staged tiles' group-local memory
   static constexpr int BM = Block::BM, BN = Block::BN, KT = Block::KT, stages = Block::Stages;
 
-  ConvArgs a;
+  static constexpr std::int64_t min_tiles_per_split = 4;   // a split keeps the pipeline of stages busy
 
-  std::int64_t pixels() const { return a.batch * a.out_h * a.out_w; }
-  // Pixel blocks along x (the larger count), output-channel blocks along y.
-  kernel::Range groups() const { return {(pixels() + BN - 1) / BN, (a.out_c + BM - 1) / BM, 1}; }
+  ConvArgs a;
+  std::int64_t splits = 1;        // groups along the depth per block (> 1: partial products added into the output)
+  std::int64_t split_depth = 0;   // depth of one split, a multiple of KT (0: the whole depth)
+
+  PORTKERN_INLINE std::int64_t pixels() const { return a.batch * a.out_h * a.out_w; }
+  PORTKERN_INLINE std::int64_t depth() const { return a.window_h * a.window_w * a.in_c; }
+  // Pixel blocks along x (the larger count), output-channel blocks along y, splits of the depth along z.
+  kernel::Range groups() const { return {(pixels() + BN - 1) / BN, (a.out_c + BM - 1) / BM, splits}; }
+
+  // The kernel for a device that runs `resident` groups of it at once: as the staged GEMM, the depth is split
+  // over floor(resident / blocks) groups per block where the blocks alone are fewer (small images at batch 1),
+  // each split at least min_tiles_per_split k-tiles deep. Split, the groups add their partial products into a
+  // zeroed output and the epilogue is left to a pass of its own (accumulates()).
+  static Conv2dImplicit planned(const ConvArgs& args, std::int64_t resident) {
+    const Conv2dImplicit whole{args};
+    const std::int64_t blocks = (whole.pixels() + BN - 1) / BN * ((args.out_c + BM - 1) / BM);
+    const std::int64_t tiles = (whole.depth() + KT - 1) / KT;
+    std::int64_t want = blocks > 0 ? resident / blocks : 1;
+    if (want > tiles / min_tiles_per_split) want = tiles / min_tiles_per_split;
+    if (want <= 1) return whole;
+    const std::int64_t split = (tiles + want - 1) / want * KT;
+    return {args, (whole.depth() + split - 1) / split, split};
+  }
+  PORTKERN_INLINE bool accumulates() const { return splits > 1; }
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
-    const std::int64_t m = a.out_c, n = a.batch * a.out_h * a.out_w, k = a.window_h * a.window_w * a.in_c;
+    // This group's depth is [l_begin, k): the copies take depths from the window's start (the window operand
+    // is addressed by them), the first one at l_begin.
+    const std::int64_t m = a.out_c, n = pixels(), l_begin = g.z() * split_depth;
+    const std::int64_t k = accumulates() && l_begin + split_depth < depth() ? l_begin + split_depth : depth();
     const std::int64_t m0 = g.y() * BM, n0 = g.x() * BN;
     const kernel::MatrixOperand<float> filter{a.filter, a.out_c, false};
     const kernel::WindowOperand<float> windows{a.input,    a.in_h,     a.in_w,    a.in_c,  a.window_h, a.window_w,
@@ -62,18 +86,19 @@ struct Conv2dImplicit {
                                          BN < n - n0 ? BN : n - n0,
                                          1.f,
                                          0.f,
-                                         false,
-                                         a.bias ? a.bias + m0 : nullptr,
-                                         a.residual ? a.residual + first : nullptr,
-                                         a.relu};
+                                         accumulates(),
+                                         a.bias && !accumulates() ? a.bias + m0 : nullptr,
+                                         a.residual && !accumulates() ? a.residual + first : nullptr,
+                                         a.relu && !accumulates()};
 
     typename Group::template staged_tiles<Block> tiles(g);
     typename Group::template fragment<Block> acc(g, out);
-    for (int s = 0; s < stages - 1; ++s) tiles.copy(g, s, filter, windows, m0, n0, std::int64_t(s) * KT, m, n, k);
-    const std::int64_t count = (k + KT - 1) / KT;
+    for (int s = 0; s < stages - 1; ++s)
+      tiles.copy(g, s, filter, windows, m0, n0, l_begin + std::int64_t(s) * KT, m, n, k);
+    const std::int64_t count = (k - l_begin + KT - 1) / KT;
     for (std::int64_t t = 0; t < count; ++t) {
       tiles.wait(g);
-      tiles.copy(g, int((t + stages - 1) % stages), filter, windows, m0, n0, (t + stages - 1) * KT, m, n, k);
+      tiles.copy(g, int((t + stages - 1) % stages), filter, windows, m0, n0, l_begin + (t + stages - 1) * KT, m, n, k);
       acc.mma(g, tiles, int(t % stages));
     }
     acc.store(g);

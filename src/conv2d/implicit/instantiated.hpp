@@ -33,8 +33,9 @@ bool with_implicit_conv(std::string_view config, const ConvArgs& args, Launch&& 
   }(std::make_index_sequence<names.size()>{});
 }
 
-// Defined by kernels.cpp (the CPU) and kernels.cu (CUDA): false when `config` is not instantiated there.
-bool run_implicit_cpu(const Queue& queue, std::string_view config, const ConvArgs& args);
-bool run_implicit_cuda(const Queue& queue, std::string_view config, const ConvArgs& args);
+// Defined by kernels.cpp (the CPU: always one split) and kernels.cu (CUDA: split where the blocks are few).
+enum class ImplicitRun { not_instantiated, done, epilogue_left };
+ImplicitRun run_implicit_cpu(Queue& queue, std::string_view config, const ConvArgs& args);
+ImplicitRun run_implicit_cuda(Queue& queue, std::string_view config, const ConvArgs& args);
 
 }  // namespace portkern::conv2d_impl
