@@ -60,7 +60,7 @@ Conv2dSelection conv2d_select(const Device& device, const Conv2dDesc& desc) {
 std::vector<Conv2dChoice> conv2d_space(const Device& device, bool instantiated_only) {
   std::vector<Conv2dChoice> space;
   for (const AlgorithmEntry* entry : conv2d_algorithm_entries())
-    for (const std::string& config : instantiated_only ? entry->instantiated(device) : entry->space())
+    for (const std::string& config : instantiated_only ? entry->instantiated(device.backend()) : entry->space())
       space.push_back({std::string(entry->name), config});
   return space;
 }

@@ -52,7 +52,7 @@ std::string conv2d_not_applicable(const Device& device, const Conv2dDesc& d, std
   if (!config.starts_with(prefix))
     return "configuration '" + std::string(config) + "' is not one of algorithm '" + std::string(algorithm) +
            "' (its names start with '" + prefix + "')";
-  const auto& built = entry->instantiated(device);
+  const auto& built = entry->instantiated(device.backend());
   if (std::find(built.begin(), built.end(), config) == built.end()) {
     const auto& space = entry->space();
     const bool known = std::find(space.begin(), space.end(), config) != space.end();

@@ -20,7 +20,7 @@ namespace portkern::conv2d_impl {
 struct AlgorithmEntry {
   std::string_view name;                                   // "winograd": its configurations are "winograd/..."
   const std::vector<std::string>& (*space)();              // the whole space, stable names, in a fixed order
-  const std::vector<std::string>& (*instantiated)(const Device& device);   // the part this build runs there
+  const std::vector<std::string>& (*instantiated)(Backend backend);   // the part this build runs there
   std::string (*default_config)(const Device& device);     // what runs when a caller names only the algorithm
   std::string (*why_not)(const Conv2dDesc& desc);          // why it cannot take a completed descriptor; "" if it can
   // Runs configuration `config` (one of instantiated(), applicable to the descriptor `args` came from).
@@ -48,7 +48,7 @@ std::string conv2d_not_applicable(const Device& device, const Conv2dDesc& d, std
 
 // The same for an entry's instantiated(device), the same names on every back end.
 #define PORTKERN_CONV2D_BUILT(...)                                                        \
-  [](const Device&) -> const std::vector<std::string>& {                                 \
+  [](Backend) -> const std::vector<std::string>& {                                       \
     static const std::vector<std::string> names{__VA_ARGS__};                            \
     return names;                                                                        \
   }

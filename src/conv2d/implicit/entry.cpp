@@ -33,10 +33,10 @@ const std::vector<std::string>& implicit_names() {
   return names;
 }
 
-const std::vector<std::string>& implicit_built(const Device& device) {
+const std::vector<std::string>& implicit_built(Backend backend) {
   static const std::vector<std::string> cpu(implicit_cpu_instantiated.begin(), implicit_cpu_instantiated.end());
   static const std::vector<std::string> cuda(implicit_cuda_instantiated.begin(), implicit_cuda_instantiated.end());
-  return device.is_cpu() ? cpu : cuda;
+  return backend == Backend::cpu ? cpu : cuda;
 }
 
 // The CUDA copies address windows with 32-bit coordinates: pixels, depth and the image's sides must fit.

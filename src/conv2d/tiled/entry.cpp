@@ -22,7 +22,7 @@ const std::vector<std::string>& tiled_names() {
   return names;
 }
 
-const std::vector<std::string>& tiled_built(const Device&) {
+const std::vector<std::string>& tiled_built(Backend) {
   static const std::vector<std::string> names(tiled_instantiated.begin(), tiled_instantiated.end());
   return names;
 }
