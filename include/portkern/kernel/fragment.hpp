@@ -25,6 +25,8 @@
 //                 wait = cp.async.wait_group<Stages - 2> + barrier; plain loads before sm_80.
 //                 CPU: the packing of op(A) and op(B) blocks into the micro-kernels' panels
 //                 (portkern/kernel/cpu/pack.hpp), done when the tile is first multiplied, with one buffer.
+//                 A WindowOperand B (implicit GEMM): CUDA gathers windows with cp.async (zeros for padding);
+//                 the CPU's micro-kernels read them in place, or from a small gathered panel.
 //   fragment      CUDA: registers; IEEE: each item owns TM x TN outputs in 4-wide runs (16-byte shared
 //                 loads), SIMT FMA (fp32 / fp64); 3xTF32: warps own 16 x 8 mma.sync tiles of the block,
 //                 each k-tile's product summed apart and added with round-to-nearest (atoms.cuh).

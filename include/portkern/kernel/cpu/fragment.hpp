@@ -13,7 +13,9 @@
 // registers, B's NR-column micro-panel in L1 and A's panels in L2 (BLIS's loop order), the first k-tile with
 // alpha and beta, the next ones adding alpha * A_tile * B_tile. A block of one row or one column is a
 // matrix-vector product (gemv.hpp) on the operands where they are: nothing is packed. An accumulating
-// output (split k) is computed into a per-thread block first and then added into C atomically.
+// output (split k) is computed into a per-thread block first and then added into C atomically. A window operand
+// (an implicit GEMM's B, fragment.hpp) is never packed: the micro-kernels read its windows in place or from a
+// small gathered panel (Fragment::product_by_window). The output's epilogue is applied by store().
 #pragma once
 
 #include <cstdint>
