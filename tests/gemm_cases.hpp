@@ -93,9 +93,11 @@ inline std::vector<GemmCase> gemm_cases() {
   std::vector<GemmCase> cases;
   // Sizes 1, primes and non-multiples of every tile; a last block of one row (129 rows on blocks of 64 or
   // 128); and few blocks on a deep k, where the staged mode splits k over several groups per block (with 2
-  // threads as well as on 132 multiprocessors: GemmStagedPlan.* in test_gemm.cpp).
+  // threads as well as on 132 multiprocessors: GemmStagedPlan.* in test_gemm.cpp); a row and a column of 300
+  // outputs (the GPU's single-launch GEMV paths, m == 1 and n == 1, take 256 or more).
   const std::int64_t shapes[][3] = {{1, 1, 1},     {1, 7, 13},      {7, 1, 13},     {13, 7, 1},   {31, 37, 41},
-                                    {64, 64, 64},  {97, 65, 129},   {130, 33, 257}, {129, 6, 33}, {37, 41, 4099}};
+                                    {64, 64, 64},  {97, 65, 129},   {130, 33, 257}, {129, 6, 33}, {37, 41, 4099},
+                                    {1, 300, 517}, {300, 1, 517}};
   const double scalars[][2] = {{1, 0}, {-1.5, 0.5}, {0.7, 1}};
   int variant = 0;
   for (auto [m, n, k] : shapes)

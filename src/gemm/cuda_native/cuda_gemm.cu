@@ -237,6 +237,16 @@ void run(Family family, void* stream, bool ta, bool tb, std::int64_t m, std::int
   if (!prepare<T>(s, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch, args)) return;
   // m == 1, op(B) = B, enough columns: one GEMV launch (memory bound; no tiles, no split-K atomics).
   if (m == 1 && !tb && n >= 256) return launch_gemv_m1<T>(s, ta, args);
+  // n == 1 with op(A) = A^T (its rows contiguous: a fully connected layer on one input): the same GEMV on the
+  // transposed problem, C^T (1 x m) = op(B)^T (1 x k) * A (k x m), C's column becoming a row of ldc 1.
+  if (n == 1 && ta && m >= 256) {
+    GemmArgs<T> t = args;
+    t.m = 1, t.n = m;
+    t.a = args.b, t.lda = args.ldb, t.sa = args.sb;
+    t.b = args.a, t.ldb = args.lda, t.sb = args.sa;
+    t.ldc = 1;
+    return launch_gemv_m1<T>(s, !tb, t);
+  }
   if (family == Family::smallk) return launch_smallk<T>(s, ta, tb, args);
   // Family::tf32x3 is float only: double runs the simt family.
   if (family == Family::tf32x3 && sizeof(T) == 8) family = Family::simt;
