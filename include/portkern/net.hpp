@@ -138,7 +138,8 @@ class Network {
   // The input buffer (batch x image x image x channels, NHWC) and the logits (batch x classes).
   float* input();
   const float* logits() const;
-  // Runs the network once on the queue (asynchronous on a GPU: wait() on the queue before reading logits).
+  // Runs the network once on the queue (asynchronous on a GPU: wait() on the queue before reading logits). On a
+  // GPU the second pass is recorded as a CUDA graph that later passes replay (one launch per pass).
   void forward();
   // Runs it layer by layer, waiting after each, and times each layer.
   std::vector<LayerTime> forward_timed();

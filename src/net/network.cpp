@@ -11,6 +11,8 @@
 #include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/net.hpp"
+#include "runtime/cuda/cuda_backend.hpp"
+#include "runtime/scratch.hpp"
 
 namespace portkern::net {
 
@@ -87,6 +89,14 @@ struct Network::State {
   std::vector<std::string> what;
   std::vector<double> gflop;
   std::size_t activation_bytes = 0;
+  // The pass as a CUDA graph (forward()), with the scratch pool's generation it was recorded at.
+  struct GraphDeleter {
+    void operator()(void* graph) const noexcept { detail::cuda::destroy_graph(graph); }
+  };
+  std::unique_ptr<void, GraphDeleter> graph;
+  std::uint64_t graph_generation = 0;
+  std::int64_t passes = 0;     // passes run as they are
+  bool graphs_work = true;     // false once a capture failed: passes then run as they are
 
   const float* upload(const std::vector<float>& host, const std::string& purpose) {
     weights.emplace_back(queue->device(), std::int64_t(host.size()), purpose);
@@ -251,8 +261,36 @@ double Network::gflop() const {
   return sum;
 }
 
+// On a GPU the pass is recorded once as a CUDA graph and replayed: one launch instead of one per kernel. The
+// first pass runs as it is (plans, workspaces and scratch blocks are made outside a capture), the second is
+// captured and launched. The graph holds the addresses of the queue's scratch blocks: it is recorded again
+// when the pool allocated or freed a block since (another call on the queue needed more), and a capture that
+// allocated is not kept. Where a capture fails (a library call it does not allow) passes run as they are.
 void Network::forward() {
-  for (const auto& call : state_->calls) call();
+  State& s = *state_;
+  if (s.queue->device().is_cuda() && s.graphs_work && s.passes > 0) {
+    void* stream = s.queue->native_stream();
+    const std::uint64_t generation = s.queue->scratch_pool().generation();
+    if (s.graph && s.graph_generation == generation) return detail::cuda::launch_graph(s.graph.get(), stream);
+    s.graph.reset();
+    void* graph = nullptr;
+    try {
+      graph = detail::cuda::capture_graph(stream, [&] {
+        for (const auto& call : s.calls) call();
+      });
+    } catch (const Error&) {
+      graph = nullptr;   // the pass runs as it is below
+    }
+    if (graph && s.queue->scratch_pool().generation() == generation) {
+      s.graph.reset(graph);
+      s.graph_generation = generation;
+      return detail::cuda::launch_graph(graph, stream);
+    }
+    if (graph) detail::cuda::destroy_graph(graph);   // a block was allocated while capturing: next pass
+    else s.graphs_work = false;
+  }
+  ++s.passes;
+  for (const auto& call : s.calls) call();
 }
 
 std::vector<LayerTime> Network::forward_timed() {

@@ -37,6 +37,7 @@ ScratchPool::Lease ScratchPool::lease(std::size_t bytes, std::string_view purpos
     deallocate(device_, largest->data);
     held_ -= largest->bytes;
     --blocks_;
+    ++generation_;
     idle_.erase(largest);
   }
   idle_.reserve(blocks_ + 1);   // room for every block, so that give_back never allocates
@@ -44,12 +45,18 @@ ScratchPool::Lease ScratchPool::lease(std::size_t bytes, std::string_view purpos
   void* data = allocate(device_, grown, purpose, kernel::cpu::PageUse::scratch);
   held_ += grown;
   ++blocks_;
+  ++generation_;
   return Lease(this, data, grown);
 }
 
 void ScratchPool::give_back(void* data, std::size_t bytes) noexcept {
   std::lock_guard lock(mutex_);
   idle_.push_back({data, bytes});   // within the capacity lease() reserved: does not allocate
+}
+
+std::uint64_t ScratchPool::generation() const {
+  std::lock_guard lock(mutex_);
+  return generation_;
 }
 
 std::size_t ScratchPool::bytes_held() const {
@@ -63,6 +70,7 @@ void ScratchPool::release_idle() {
     deallocate(device_, block.data);
     held_ -= block.bytes;
     --blocks_;
+    ++generation_;
   }
   idle_.clear();
 }

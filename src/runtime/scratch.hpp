@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <string_view>
 #include <vector>
@@ -57,6 +58,9 @@ class ScratchPool {
   Lease lease(std::size_t bytes, std::string_view purpose);
 
   std::size_t bytes_held() const;   // idle and leased
+  // Changes whenever a block is allocated or freed: work recorded with the pool's block addresses (a CUDA
+  // graph) stays valid while it does not change.
+  std::uint64_t generation() const;
   void release_idle();
 
  private:
@@ -71,6 +75,7 @@ class ScratchPool {
   std::vector<Block> idle_;
   std::size_t held_ = 0;     // bytes of every block, idle and leased
   std::size_t blocks_ = 0;   // idle and leased
+  std::uint64_t generation_ = 0;
 };
 
 }  // namespace portkern::detail

@@ -26,5 +26,8 @@ void* create_event(int) { absent("portkern::Timer"); }
 void destroy_event(void*) noexcept {}
 void record_event(void*, void*) { absent("portkern::Timer"); }
 double elapsed_ms(void*, void*) { absent("portkern::Timer"); }
+void* capture_graph(void*, const std::function<void()>&) { absent("portkern::cuda::capture_graph"); }
+void launch_graph(void*, void*) { absent("portkern::cuda::launch_graph"); }
+void destroy_graph(void*) noexcept {}
 
 }  // namespace portkern::detail::cuda

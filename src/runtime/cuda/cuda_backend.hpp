@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 
 #include "portkern/runtime/device.hpp"
 
@@ -30,5 +31,12 @@ void* create_event(int device);
 void destroy_event(void* event) noexcept;
 void record_event(void* event, void* stream);
 double elapsed_ms(void* start, void* stop);   // waits for `stop`
+
+// The work `work` submits to `stream`, captured as a CUDA graph (relaxed mode: its launches, copies and fills
+// are recorded, not run) and instantiated; nullptr where the capture failed (a call the capture does not
+// allow, or an exception from `work`, which is rethrown after the stream has left capture mode).
+void* capture_graph(void* stream, const std::function<void()>& work);
+void launch_graph(void* graph, void* stream);
+void destroy_graph(void* graph) noexcept;
 
 }  // namespace portkern::detail::cuda

@@ -129,4 +129,39 @@ double elapsed_ms(void* start, void* stop) {
   return ms;
 }
 
+void* capture_graph(void* stream, const std::function<void()>& work) {
+  const char* fn = "portkern::cuda::capture_graph";
+  PORTKERN_CUDA_CHECK(fn, cudaStreamBeginCapture(as_stream(stream), cudaStreamCaptureModeRelaxed));
+  cudaGraph_t graph = nullptr;
+  try {
+    work();
+  } catch (...) {
+    (void)cudaStreamEndCapture(as_stream(stream), &graph);
+    if (graph) (void)cudaGraphDestroy(graph);
+    (void)cudaGetLastError();
+    throw;
+  }
+  if (cudaStreamEndCapture(as_stream(stream), &graph) != cudaSuccess || !graph) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  cudaGraphExec_t exec = nullptr;
+  const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
+  (void)cudaGraphDestroy(graph);
+  if (made != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  return exec;
+}
+
+void launch_graph(void* graph, void* stream) {
+  PORTKERN_CUDA_CHECK("portkern::cuda::launch_graph",
+                      cudaGraphLaunch(static_cast<cudaGraphExec_t>(graph), as_stream(stream)));
+}
+
+void destroy_graph(void* graph) noexcept {
+  if (graph) (void)cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(graph));
+}
+
 }  // namespace portkern::detail::cuda
