@@ -102,4 +102,21 @@ struct BlockShape {
   static_assert(Stages >= 2, "a pipeline of at least two stages: one in use, one in flight");
 };
 
+// How a staged pipeline splits its depth k over groups: where `blocks` output blocks alone would leave a device
+// that runs `resident` groups at once idle, floor(resident / blocks) groups per block, each at least
+// `min_tiles` k-tiles of `kt` deep (so that the pipeline of stages stays busy); the groups of a block then add
+// their partial products into it. splits == 1: the whole depth in one group.
+struct DepthSplit {
+  std::int64_t splits, depth;   // depth: of one split, a multiple of kt (the last split may be shorter)
+};
+constexpr DepthSplit split_depth(std::int64_t blocks, std::int64_t k, std::int64_t kt, std::int64_t resident,
+                                 std::int64_t min_tiles) {
+  const std::int64_t tiles = (k + kt - 1) / kt;
+  std::int64_t want = blocks > 0 ? resident / blocks : 1;
+  if (want > tiles / min_tiles) want = tiles / min_tiles;
+  if (want <= 1) return {1, k};
+  const std::int64_t depth = (tiles + want - 1) / want * kt;
+  return {(k + depth - 1) / depth, depth};
+}
+
 }  // namespace portkern::kernel

@@ -46,7 +46,7 @@ struct Conv2dImplicit {
 
   ConvArgs a;
   std::int64_t splits = 1;        // groups along the depth per block (> 1: partial products added into the output)
-  std::int64_t split_depth = 0;   // depth of one split, a multiple of KT (0: the whole depth)
+  std::int64_t split_depth = 0;   // depth of one split, a multiple of KT (unread with one split)
 
   PORTKERN_INLINE std::int64_t pixels() const { return a.batch * a.out_h * a.out_w; }
   PORTKERN_INLINE std::int64_t depth() const { return a.window_h * a.window_w * a.in_c; }
@@ -60,12 +60,8 @@ struct Conv2dImplicit {
   static Conv2dImplicit planned(const ConvArgs& args, std::int64_t resident) {
     const Conv2dImplicit whole{args};
     const std::int64_t blocks = (whole.pixels() + BN - 1) / BN * ((args.out_c + BM - 1) / BM);
-    const std::int64_t tiles = (whole.depth() + KT - 1) / KT;
-    std::int64_t want = blocks > 0 ? resident / blocks : 1;
-    if (want > tiles / min_tiles_per_split) want = tiles / min_tiles_per_split;
-    if (want <= 1) return whole;
-    const std::int64_t split = (tiles + want - 1) / want * KT;
-    return {args, (whole.depth() + split - 1) / split, split};
+    const kernel::DepthSplit split = kernel::split_depth(blocks, whole.depth(), KT, resident, min_tiles_per_split);
+    return {args, split.splits, split.depth};
   }
   PORTKERN_INLINE bool accumulates() const { return splits > 1; }
 

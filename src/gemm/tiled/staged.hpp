@@ -50,12 +50,8 @@ struct GemmStaged {
   // k-tiles deep.
   static GemmStaged planned(const GemmArgs<T>& g, std::int64_t resident) {
     const std::int64_t blocks = (g.m + BM - 1) / BM * ((g.n + BN - 1) / BN) * g.batch;
-    const std::int64_t tiles = (g.k + KT - 1) / KT;
-    std::int64_t want = blocks > 0 ? resident / blocks : 1;
-    if (want > tiles / min_tiles_per_split) want = tiles / min_tiles_per_split;
-    if (want <= 1) return {g, 1, g.k};
-    const std::int64_t depth = (tiles + want - 1) / want * KT;
-    return {g, (g.k + depth - 1) / depth, depth};
+    const kernel::DepthSplit split = kernel::split_depth(blocks, g.k, KT, resident, min_tiles_per_split);
+    return {g, split.splits, split.depth};
   }
   // A first pass C = beta * C is needed: the splits add their partial products into C.
   PORTKERN_INLINE bool accumulates() const { return splits > 1; }

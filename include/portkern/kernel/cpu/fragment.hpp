@@ -250,19 +250,13 @@ class Fragment {
   void product_by_microkernels(StagedTiles<L>& tiles, int slot, T beta) {
     const auto p = tiles.packed(slot);
     const MicroKernels<T>& set = tiles.set();
-    const std::int64_t mr = set.blocking.mr(), nr = set.blocking.nr, lanes = set.blocking.lanes;
+    const std::int64_t nr = set.blocking.nr;
     for (std::int64_t jr = 0; jr < p.cols; jr += nr) {
       const std::int64_t cols = nr < p.cols - jr ? nr : p.cols - jr;
       // Packed: panel jr / nr at jr * depth, rows of `cols`; in place: column or row jr of B.
       const T* b = !p.b_in_place ? p.b + jr * p.depth : p.b_columns ? p.b + jr * p.b_step : p.b + jr;
       const std::int64_t b_step = p.b_in_place ? p.b_step : cols;
-      for (std::int64_t ir = 0; ir < p.rows; ir += mr) {
-        const std::int64_t rows = mr < p.rows - ir ? mr : p.rows - ir;
-        const std::int64_t width = round_up_to(rows, lanes), vectors = width / lanes;
-        set.kernel(p.b_columns, int(vectors), int(cols))(p.depth, p.a + ir * p.depth, width, b, b_step,
-                                                         target_ + jr * ld_ + ir, ld_, out_.alpha, beta,
-                                                         int(rows - (vectors - 1) * lanes));
-      }
+      multiply_panels(set, {p.a, p.rows, p.depth}, 0, p.depth, b, p.b_columns, b_step, jr, cols, beta);
     }
   }
 
@@ -294,7 +288,7 @@ class Fragment {
       const bool in_place = rows_in_place && x0 >= x_lo && x0 + cols <= x_hi;
       if (!in_place) {
         gather_windows(w, r.l0, r.depth, j0, cols, panel);
-        multiply_panels(set, a, r, 0, r.depth, panel, true, r.depth, jr, cols, beta);
+        multiply_panels(set, {a, r.rows, r.depth}, 0, r.depth, panel, true, r.depth, jr, cols, beta);
         continue;
       }
       const std::int64_t ix0 = x0 * w.stride_w - w.pad_left;
@@ -304,7 +298,8 @@ class Fragment {
         const std::int64_t length = end - l < span - offset ? end - l : span - offset;
         if (iy >= 0 && iy < w.height) {
           const T* b = w.input + ((n * w.height + iy) * w.width + ix0) * w.channels + offset;
-          multiply_panels(set, a, r, l - r.l0, length, b, true, w.stride_w * w.channels, jr, cols, first ? beta : T(1));
+          multiply_panels(set, {a, r.rows, r.depth}, l - r.l0, length, b, true, w.stride_w * w.channels, jr, cols,
+                          first ? beta : T(1));
           first = false;
         }
         l += length;
@@ -320,15 +315,22 @@ class Fragment {
       for (std::int64_t i = 0; i < rows; ++i) target_[j * ld_ + i] = beta == T(0) ? T(0) : beta * target_[j * ld_ + i];
   }
 
-  // target[:, jr : jr + cols] (+)= alpha * A[:, p0 : p0 + length] * B, B's micro-panel as the kernels take it.
-  template <class Request>
-  void multiply_panels(const MicroKernels<T>& set, const T* a, const Request& r, std::int64_t p0, std::int64_t length,
-                       const T* b, bool b_columns, std::int64_t b_step, std::int64_t jr, std::int64_t cols, T beta) {
+  // A's packed panels of a tile: `rows` rows in panels of MR, panel i / MR at a + i * depth holding (i, p) at
+  // [p * width + i] (StagedTiles::packed_a).
+  struct APanels {
+    const T* a;
+    std::int64_t rows, depth;
+  };
+
+  // target[:, jr : jr + cols] (+)= alpha * A[:, p0 : p0 + length] * B, B's micro-panel as the kernels take it:
+  // one micro-kernel call per panel of A.
+  void multiply_panels(const MicroKernels<T>& set, const APanels& a, std::int64_t p0, std::int64_t length, const T* b,
+                       bool b_columns, std::int64_t b_step, std::int64_t jr, std::int64_t cols, T beta) {
     const std::int64_t mr = set.blocking.mr(), lanes = set.blocking.lanes;
-    for (std::int64_t ir = 0; ir < r.rows; ir += mr) {
-      const std::int64_t rows = mr < r.rows - ir ? mr : r.rows - ir;
+    for (std::int64_t ir = 0; ir < a.rows; ir += mr) {
+      const std::int64_t rows = mr < a.rows - ir ? mr : a.rows - ir;
       const std::int64_t width = round_up_to(rows, lanes), vectors = width / lanes;
-      set.kernel(b_columns, int(vectors), int(cols))(length, a + ir * r.depth + p0 * width, width, b, b_step,
+      set.kernel(b_columns, int(vectors), int(cols))(length, a.a + ir * a.depth + p0 * width, width, b, b_step,
                                                      target_ + jr * ld_ + ir, ld_, out_.alpha, beta,
                                                      int(rows - (vectors - 1) * lanes));
     }
