@@ -5,8 +5,13 @@
 # target flags instead, whatever PORTKERN_CPU_ARCH is, so that every device class the build machine's compiler
 # can target is in the library and chosen at run time (portkern/runtime/device_class.hpp): with
 # PORTKERN_CPU_ARCH=x86-64 the rest of the library is baseline x86-64 and the micro-kernels give the speed.
+#
+# -fno-math-errno -fno-trapping-math: the library reads neither errno nor the floating-point exception flags,
+# and code that might set them (a libm call, an int-to-double conversion, a division) is a side effect that
+# keeps GCC from if-converting, and so from vectorising, a kernel's item loop (portkern/kernel/math.hpp). They
+# change no result: values stay IEEE (unlike -ffast-math, which these are two parts of).
 include(CheckCXXSourceRuns)
-set(portkern_cpu_flags "")
+set(portkern_cpu_flags -fno-math-errno -fno-trapping-math)
 if(PORTKERN_CPU_ARCH)
   list(APPEND portkern_cpu_flags -march=${PORTKERN_CPU_ARCH})
   set(CMAKE_REQUIRED_FLAGS "-march=${PORTKERN_CPU_ARCH}")

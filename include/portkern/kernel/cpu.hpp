@@ -93,13 +93,18 @@ void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
   const std::uint64_t launch_id = next_launch();
 #pragma omp parallel num_threads(queue.cpu_threads())
   {
+    // Each thread runs its own copy of the kernel object, as each CUDA launch gets its arguments by value:
+    // the compiler then knows the kernel's members (pointers, sizes) cannot change under the kernel's own
+    // stores, keeps them in registers, and can vectorise the item loops (through a shared reference, every
+    // store may alias them, so each is reloaded per item and GCC gives up on the loop).
+    const Kernel own = kernel;
     bool failed = false;
 #pragma omp for schedule(static)
     for (std::int64_t i = 0; i < total; ++i) {
       if (failed) continue;
       try {
         Group<typename Kernel::group_shape> group(i, groups, launch_id);
-        kernel(group);
+        own(group);
       } catch (...) {
         failed = true;
         const std::lock_guard lock(first_mutex);
@@ -114,6 +119,10 @@ void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
 // over Backend, instantiated in a .cpp for the CPU and in a .cu for CUDA).
 struct Backend {
   static constexpr bool is_cuda = false;
+  // Items are the SIMD lanes of a phase's vectorised item loop: consecutive items should touch consecutive
+  // elements (one element per item and access, kernel::vec<T, 1>), since an item's own vector of N elements
+  // becomes an N-way interleaved access across the lanes. Launch code picks its vector width with it.
+  static constexpr bool items_are_lanes = true;
   template <class Kernel>
   static void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
     cpu::launch(queue, groups, kernel);

@@ -132,6 +132,9 @@ void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
 // The back end as a type (see kernel::cpu::Backend).
 struct Backend {
   static constexpr bool is_cuda = true;
+  // Items are threads: an item that loads a 16-byte vector (kernel::vec) makes one wide access (cpu.hpp's
+  // Backend says what the CPU wants instead).
+  static constexpr bool items_are_lanes = false;
   template <class Kernel>
   static void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
     cuda::launch(queue, groups, kernel);

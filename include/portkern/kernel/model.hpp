@@ -70,12 +70,16 @@ struct alignas(sizeof(T) * N) vec {
   static_assert((N & (N - 1)) == 0, "vector width must be a power of two");
   T v[N];
 
+  // On the CPU element by element: within a vectorised item loop each element is then a plain (or gathered)
+  // access of T that the vectoriser can combine across the items; a byte copy of the whole vector, or a
+  // pointer through __builtin_assume_aligned, hides the address from it.
   PORTKERN_INLINE static vec load(const T* p) {
 #if defined(__CUDA_ARCH__)
     return *reinterpret_cast<const vec*>(p);
 #else
     vec r;
-    std::memcpy(&r, __builtin_assume_aligned(p, sizeof(vec)), sizeof(vec));
+    PORTKERN_UNROLL
+    for (int i = 0; i < N; ++i) r.v[i] = p[i];
     return r;
 #endif
   }
@@ -83,7 +87,8 @@ struct alignas(sizeof(T) * N) vec {
 #if defined(__CUDA_ARCH__)
     *reinterpret_cast<vec*>(p) = *this;
 #else
-    std::memcpy(__builtin_assume_aligned(p, sizeof(vec)), this, sizeof(vec));
+    PORTKERN_UNROLL
+    for (int i = 0; i < N; ++i) p[i] = v[i];
 #endif
   }
   PORTKERN_INLINE T& operator[](int i) { return v[i]; }

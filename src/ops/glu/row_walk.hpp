@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "portkern/kernel/math.hpp"
 #include "portkern/kernel/model.hpp"
 
 namespace portkern::ops::row_walk {
@@ -52,25 +53,18 @@ PORTKERN_INLINE Pos group_start(const Plan& p, std::int64_t group) {
   return Pos{row, first - row * p.length, row % p.period};
 }
 
-// The item's first vector (offset `offset` = item * V from the group's start, offset < step).
+// The item's first vector (offset `offset` = item * V from the group's start, offset < step). Rows longer
+// than a step (uniform) cross at most one row; shorter ones take a quotient of 32-bit values (s.col < length
+// + step < 2 * step), kernel::quotient32, which the CPU's vectorised item loop computes in SIMD lanes.
 template <bool TrackSub>
 PORTKERN_INLINE Pos item_start(const Plan& p, Pos s, std::int64_t offset) {
   s.col += offset;
-  if (s.col >= p.length) {
-    std::int64_t q;
-    if (p.step_rows == 0) {   // length > step: at most one row further
-      q = 1;
-      s.col -= p.length;
-    } else {                  // short rows: s.col < length + step < 2 * step, a 32-bit division
-      const auto c = std::uint32_t(s.col), len = std::uint32_t(p.length);
-      q = std::int64_t(c / len);
-      s.col = std::int64_t(c - std::uint32_t(q) * len);
-    }
-    s.row += q;
-    if constexpr (TrackSub) {
-      s.sub += q;
-      if (s.sub >= p.period) s.sub = s.sub - p.period < p.period ? s.sub - p.period : s.sub % p.period;
-    }
+  const std::int64_t q = p.step_rows == 0 ? std::int64_t(s.col >= p.length) : kernel::quotient32(s.col, p.length);
+  s.col -= q * p.length;
+  s.row += q;
+  if constexpr (TrackSub) {
+    s.sub += q;
+    s.sub -= kernel::quotient32(s.sub, p.period) * p.period;   // sub < period + step
   }
   return s;
 }
