@@ -26,21 +26,19 @@ struct alignas(4) half2 {
 
 namespace kernel {
 
-#if !defined(__CUDACC__)
-// The host compiler's IEEE binary16 type: _Float16 (GCC 12 on x86-64), __fp16 on Arm (GCC 12 has no C++
-// _Float16 there); both convert to and from float with round-to-nearest-even.
-#if defined(__aarch64__) || defined(__arm__)
-using host_half = __fp16;
-#else
-using host_half = _Float16;
-#endif
-#endif
-
 PORTKERN_INLINE float to_float(half h) {
 #if defined(__CUDACC__)
   return __half2float(__ushort_as_half(h.bits));
 #else
-  return float(std::bit_cast<host_half>(h.bits));
+  // On the CPU in integer and float arithmetic that GCC vectorises (it keeps _Float16 conversions scalar):
+  // the exponent and mantissa moved into a float's place are the value times 2^-112, for normal and subnormal
+  // halves alike, so one multiply rebiases them exactly; Inf stays Inf, NaN keeps its payload and is quieted.
+  // Equal to the hardware's conversion for all 65536 halves (tests/test_half.cpp).
+  const std::uint32_t sign = std::uint32_t(h.bits & 0x8000u) << 16, magnitude = h.bits & 0x7fffu;
+  const float scaled = std::bit_cast<float>(magnitude << 13) * 0x1p112f;
+  const std::uint32_t special = (magnitude << 13) | 0x7f800000u | (magnitude > 0x7c00u ? 0x00400000u : 0u);
+  const std::uint32_t out = magnitude >= 0x7c00u ? special : std::bit_cast<std::uint32_t>(scaled);
+  return std::bit_cast<float>(out | sign);
 #endif
 }
 
@@ -48,7 +46,18 @@ PORTKERN_INLINE half to_half(float f) {
 #if defined(__CUDACC__)
   return half{__half_as_ushort(__float2half_rn(f))};
 #else
-  return half{std::bit_cast<std::uint16_t>(static_cast<host_half>(f))};
+  // Round to nearest even, as the hardware does, in vectorisable selects. Below 2^-14 (half subnormals and
+  // zero) adding 0.5 leaves the value's 2^-24 units in the float's low mantissa bits, rounded by the float
+  // addition itself; normal halves rebias the exponent and round the 13 dropped bits (a carry may reach Inf);
+  // from 2^16 on, Inf, and NaN keeps its sign and top payload bits, quieted. Equal to the hardware's
+  // conversion for every float (tests/test_half.cpp).
+  const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
+  const std::uint32_t sign = (x >> 16) & 0x8000u, a = x & 0x7fffffffu;
+  const std::uint32_t small = std::bit_cast<std::uint32_t>(std::bit_cast<float>(a) + 0.5f) - 0x3f000000u;
+  const std::uint32_t normal = (a + 0xc8000fffu + ((a >> 13) & 1u)) >> 13;
+  const std::uint32_t large = a > 0x7f800000u ? 0x7e00u | ((a >> 13) & 0x3ffu) : 0x7c00u;
+  const std::uint32_t out = a >= 0x47800000u ? large : a < 0x38800000u ? small : normal;
+  return half{std::uint16_t(out | sign)};
 #endif
 }
 

@@ -25,25 +25,30 @@ struct ConcatKernel {
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
+    row_walk::dispatch(*this, plan, g);
+  }
+
+  template <bool Checked, bool Aligned, class Group>
+  PORTKERN_INLINE void phase(Group& g) const {
     const row_walk::Pos start = row_walk::group_start(plan, g.x());
     const std::int64_t first = g.x() * plan.chunk;
     g.for_each_item([&](kernel::Item item) {
-      row_walk::Pos pos = row_walk::item_start<false>(plan, start, std::int64_t(item.x) * V);
+      row_walk::Walk<Aligned> walk(plan, start, std::int64_t(item.x) * V);
       kernel::vec<float, V> v[PerItem] = {};
       std::int64_t at[PerItem];
       PORTKERN_UNROLL
       for (int k = 0; k < PerItem; ++k) {
         at[k] = first + k * step + std::int64_t(item.x) * V;
-        if (at[k] < plan.total) {
-          const float* src =
-              pos.col < len1 ? in1 + pos.row * len1 + pos.col : in2 + pos.row * len2 + (pos.col - len1);
+        if (!Checked || at[k] < plan.total) {
+          const std::int64_t row = walk.row(), col = walk.col();
+          const float* src = col < len1 ? in1 + row * len1 + col : in2 + row * len2 + (col - len1);
           v[k] = kernel::vec<float, V>::load(src);
         }
-        row_walk::advance<false>(plan, pos);
+        walk.next(plan);
       }
       PORTKERN_UNROLL
       for (int k = 0; k < PerItem; ++k)
-        if (at[k] < plan.total) v[k].store(out + at[k]);
+        if (!Checked || at[k] < plan.total) v[k].store(out + at[k]);
     });
   }
 };
@@ -58,7 +63,7 @@ void run_width(Queue& queue, const Problem& p, const float* in1, const float* in
 // The launch sequence, written once over the back end.
 template <class Backend>
 void run(Queue& queue, const Problem& p, const float* in1, const float* in2, float* out) {
-  if (vector_width(p, in1, in2, out) == 4) run_width<Backend, 4>(queue, p, in1, in2, out);
+  if (!Backend::items_are_lanes && vector_width(p, in1, in2, out) == 4) run_width<Backend, 4>(queue, p, in1, in2, out);
   else run_width<Backend, 1>(queue, p, in1, in2, out);
 }
 

@@ -36,24 +36,29 @@ struct GeluKernel {
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
+    row_walk::dispatch(*this, plan, g);
+  }
+
+  template <bool Checked, bool Aligned, class Group>
+  PORTKERN_INLINE void phase(Group& g) const {
     const row_walk::Pos start = row_walk::group_start(plan, g.x());
     const std::int64_t first = g.x() * plan.chunk;
     g.for_each_item([&](kernel::Item item) {
-      row_walk::Pos pos = row_walk::item_start<false>(plan, start, std::int64_t(item.x) * V);
+      row_walk::Walk<Aligned> walk(plan, start, std::int64_t(item.x) * V);
       kernel::vec<half, V> x[PerItem] = {}, b[PerItem] = {};
       std::int64_t at[PerItem];
       PORTKERN_UNROLL
       for (int k = 0; k < PerItem; ++k) {
         at[k] = first + k * step + std::int64_t(item.x) * V;
-        if (at[k] < plan.total) {
+        if (!Checked || at[k] < plan.total) {
           x[k] = kernel::vec<half, V>::load(src + at[k]);
-          b[k] = kernel::vec<half, V>::load(bias + pos.col);
+          b[k] = kernel::vec<half, V>::load(bias + walk.col());
         }
-        row_walk::advance<false>(plan, pos);
+        walk.next(plan);
       }
       PORTKERN_UNROLL
       for (int k = 0; k < PerItem; ++k) {
-        if (at[k] < plan.total) {
+        if (!Checked || at[k] < plan.total) {
           kernel::vec<half, V> y;
           if constexpr (V >= 2) {   // the bias add on pairs (one HADD2 on CUDA, as the native twin does)
             PORTKERN_UNROLL
@@ -82,10 +87,12 @@ void run_width(Queue& queue, std::int64_t rows, std::int64_t hidden, half* src, 
 // The launch sequence, written once over the back end.
 template <class Backend>
 void run(Queue& queue, std::int64_t rows, std::int64_t hidden, half* src, const half* bias) {
-  const int v = vector_width(hidden, src, bias);
-  if (v == 8) run_width<Backend, 8>(queue, rows, hidden, src, bias);
-  else if (v == 2) run_width<Backend, 2>(queue, rows, hidden, src, bias);
-  else run_width<Backend, 1>(queue, rows, hidden, src, bias);
+  if constexpr (!Backend::items_are_lanes) {
+    const int v = vector_width(hidden, src, bias);
+    if (v == 8) return run_width<Backend, 8>(queue, rows, hidden, src, bias);
+    if (v == 2) return run_width<Backend, 2>(queue, rows, hidden, src, bias);
+  }
+  run_width<Backend, 1>(queue, rows, hidden, src, bias);
 }
 
 }  // namespace portkern::ops::gelu_impl

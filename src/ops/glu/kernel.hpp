@@ -24,30 +24,27 @@ struct GluKernel {
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
-    // A uniform branch: only the last group can reach past the end and needs checks (the CPU vectorises
-    // the check-free phase; on CUDA it saves a compare per vector).
-    if ((g.x() + 1) * plan.chunk <= plan.total) phase<false>(g);
-    else phase<true>(g);
+    row_walk::dispatch(*this, plan, g);
   }
 
-  template <bool Checked, class Group>
+  template <bool Checked, bool Aligned, class Group>
   PORTKERN_INLINE void phase(Group& g) const {
     const row_walk::Pos start = row_walk::group_start(plan, g.x());
     const std::int64_t first = g.x() * plan.chunk;
     const std::int64_t len = plan.length;
     g.for_each_item([&](kernel::Item item) {
-      row_walk::Pos pos = row_walk::item_start<false>(plan, start, std::int64_t(item.x) * V);
+      row_walk::Walk<Aligned> walk(plan, start, std::int64_t(item.x) * V);
       kernel::vec<float, V> p[PerItem] = {}, q[PerItem] = {};
       std::int64_t out[PerItem];
       PORTKERN_UNROLL
       for (int k = 0; k < PerItem; ++k) {
         out[k] = first + k * step + std::int64_t(item.x) * V;
         if (!Checked || out[k] < plan.total) {
-          const float* src = x + pos.row * 2 * len + pos.col;
+          const float* src = x + walk.row() * 2 * len + walk.col();
           p[k] = kernel::vec<float, V>::load(src);
           q[k] = kernel::vec<float, V>::load(src + len);
         }
-        row_walk::advance<false>(plan, pos);
+        walk.next(plan);
       }
       PORTKERN_UNROLL
       for (int k = 0; k < PerItem; ++k) {

@@ -8,6 +8,12 @@
 // each further vector is an add and a conditional subtract. Optionally the walk also keeps row % `period`
 // (mask's row index j within a batch) the same way. A vector never straddles two rows when length % V == 0,
 // which the callers guarantee before choosing V > 1.
+//
+// Kernels take a group as one of four uniform cases (dispatch), each a phase of its own without what it does
+// not need: Checked only for the last group, which can reach past the end; Aligned where rows are a whole
+// number of steps long, so that a step never crosses a row: every item's position is then the group's
+// (uniform) plus the item's offset, and consecutive items make contiguous accesses, which the CPU's
+// vectorised item loop turns into vector loads and stores rather than gathers (Walk).
 #pragma once
 
 #include <cstdint>
@@ -82,6 +88,33 @@ PORTKERN_INLINE void advance(const Plan& p, Pos& s) {
   }
   if constexpr (TrackSub) {
     if (s.sub >= p.period) s.sub -= p.period;   // sub <= (period - 1) + (period - 1) + 1
+  }
+}
+
+// An item's walk over its vectors: row() and col() of the current one, next() to the following one.
+template <bool Aligned, bool TrackSub = false>
+struct Walk {
+  Pos pos;             // Aligned: the group's (uniform) position; else the item's own
+  std::int64_t lane;   // Aligned: the item's columns past pos; else 0
+
+  PORTKERN_INLINE Walk(const Plan& p, const Pos& start, std::int64_t offset)
+      : pos(Aligned ? start : item_start<TrackSub>(p, start, offset)), lane(Aligned ? offset : 0) {}
+  PORTKERN_INLINE std::int64_t row() const { return pos.row; }
+  PORTKERN_INLINE std::int64_t col() const { return pos.col + lane; }
+  PORTKERN_INLINE std::int64_t sub() const { return pos.sub; }
+  PORTKERN_INLINE void next(const Plan& p) { advance<TrackSub>(p, pos); }
+};
+
+// Runs kernel.phase<Checked, Aligned>(g) for the group's uniform case (see the header).
+template <class Kernel, class Group>
+PORTKERN_INLINE void dispatch(const Kernel& kernel, const Plan& p, Group& g) {
+  const bool last = (g.x() + 1) * p.chunk > p.total;
+  if (p.length % p.step == 0) {
+    if (last) kernel.template phase<true, true>(g);
+    else kernel.template phase<false, true>(g);
+  } else {
+    if (last) kernel.template phase<true, false>(g);
+    else kernel.template phase<false, false>(g);
   }
 }
 

@@ -27,27 +27,32 @@ struct MaskKernel {
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
+    row_walk::dispatch(*this, plan, g);
+  }
+
+  template <bool Checked, bool Aligned, class Group>
+  PORTKERN_INLINE void phase(Group& g) const {
     const row_walk::Pos start = row_walk::group_start(plan, g.x());
     const std::int64_t first = g.x() * plan.chunk;
     g.for_each_item([&](kernel::Item item) {
-      row_walk::Pos pos = row_walk::item_start<true>(plan, start, std::int64_t(item.x) * V);
+      row_walk::Walk<Aligned, true> walk(plan, start, std::int64_t(item.x) * V);
       kernel::vec<std::int32_t, V> v[PerItem] = {};
       std::int64_t at[PerItem], col[PerItem];
       Keep keep[PerItem];
       PORTKERN_UNROLL
       for (int k = 0; k < PerItem; ++k) {
         at[k] = first + k * step + std::int64_t(item.x) * V;
-        col[k] = pos.col;
+        col[k] = walk.col();
         keep[k] = Keep{0, 0};
-        if (at[k] < plan.total) {
+        if (!Checked || at[k] < plan.total) {
           v[k] = kernel::vec<std::int32_t, V>::load(in + at[k]);
-          keep[k] = keep_range<Kind>(pos.sub, per_row, radius);
+          keep[k] = keep_range<Kind>(walk.sub(), per_row, radius);
         }
-        row_walk::advance<true>(plan, pos);
+        walk.next(plan);
       }
       PORTKERN_UNROLL
       for (int k = 0; k < PerItem; ++k) {
-        if (at[k] < plan.total) {
+        if (!Checked || at[k] < plan.total) {
           PORTKERN_UNROLL
           for (int e = 0; e < V; ++e) {
             const std::int64_t c = col[k] + e;
@@ -82,7 +87,7 @@ void run_width(Queue& queue, const Problem& p, const std::int32_t* in, std::int3
 // The launch sequence, written once over the back end.
 template <class Backend>
 void run(Queue& queue, const Problem& p, const std::int32_t* in, std::int32_t* out) {
-  if (vector_width(p, in, out) == 4) run_width<Backend, 4>(queue, p, in, out);
+  if (!Backend::items_are_lanes && vector_width(p, in, out) == 4) run_width<Backend, 4>(queue, p, in, out);
   else run_width<Backend, 1>(queue, p, in, out);
 }
 
