@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "portkern/kernel/model.hpp"
+#include "portkern/runtime/queue.hpp"
 
 namespace portkern::transpose_kernels {
 
@@ -63,5 +64,15 @@ struct TransposeTiled {
     });
   }
 };
+
+// The launch, written once over the back end. On the CPU each item moves one element per phase (Rows = Tile):
+// with four per item, the unrolled column reads of phase 2 (tile[x][y], tile[x][y + 8], ...) are a grouped
+// strided access that GCC does not vectorise; one per item is a plain strided load.
+template <class Backend>
+void run(Queue& q, std::int64_t rows, std::int64_t cols, const float* in, std::int64_t ld_in, float* out,
+         std::int64_t ld_out) {
+  using Kernel = TransposeTiled<float, 32, Backend::items_are_lanes ? 32 : 8>;
+  Backend::launch(q, Kernel::groups(rows, cols), Kernel{rows, cols, in, ld_in, out, ld_out});
+}
 
 }  // namespace portkern::transpose_kernels
