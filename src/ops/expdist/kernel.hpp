@@ -71,25 +71,33 @@ struct PairsKernel {
       }
     });
     g.barrier();
+    // The b loop outside the items, one phase per b-point of an item's row (the same for every item of a
+    // row: a uniform bound, which the CPU's item loop is unswitched on), accumulators in a private array:
+    // on CUDA the same per-thread loop; on the CPU the items are the SIMD lanes of each step.
+    kernel::private_array<T, a_per_item, Group> acc, px, py, ps;   // the item's a-points, held across the loop
+    g.for_each_item([&](kernel::Item item) {
+      PORTKERN_UNROLL
+      for (int k = 0; k < a_per_item; ++k) {
+        const int i = item.x + group_x * k;
+        px(item, k) = ax[i], py(item, k) = ay[i], ps(item, k) = as[i], acc(item, k) = T(0);
+      }
+    });
+    for (int l = 0; l < b_per_row; ++l)
+      g.for_each_item([&](kernel::Item item) {
+        const int j = item.y * b_per_row + l;   // padded b-points (the last b block) hold (0, 0, 1): their
+        const T qx = bx[j], qy = by[j], qs = bs[j];   // terms are computed and dropped, no branch around them
+        PORTKERN_UNROLL
+        for (int k = 0; k < a_per_item; ++k) {
+          const T t = term(px(item, k), py(item, k), ps(item, k), qx, qy, qs);
+          acc(item, k) += j < b_valid ? t : T(0);
+        }
+      });
     const T total = kernel::group_reduce<6>(
         g,
         [&](kernel::Item item) {
-          T px[a_per_item], py[a_per_item], ps[a_per_item], acc[a_per_item];
-          PORTKERN_UNROLL
-          for (int k = 0; k < a_per_item; ++k) {
-            const int i = item.x + group_x * k;
-            px[k] = ax[i], py[k] = ay[i], ps[k] = as[i], acc[k] = T(0);
-          }
-          const int j0 = item.y * b_per_row;
-          const int jn = b_valid - j0 < b_per_row ? b_valid - j0 : b_per_row;   // may be <= 0
-          for (int l = 0; l < jn; ++l) {
-            const T qx = bx[j0 + l], qy = by[j0 + l], qs = bs[j0 + l];
-            PORTKERN_UNROLL
-            for (int k = 0; k < a_per_item; ++k) acc[k] += term(px[k], py[k], ps[k], qx, qy, qs);
-          }
           T sum = T(0);
           PORTKERN_UNROLL
-          for (int k = 0; k < a_per_item; ++k) sum += item.x + group_x * k < a_valid ? acc[k] : T(0);
+          for (int k = 0; k < a_per_item; ++k) sum += item.x + group_x * k < a_valid ? acc(item, k) : T(0);
           return sum;
         },
         [](T x, T y) { return x + y; }, T(0));
