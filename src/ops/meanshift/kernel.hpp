@@ -21,7 +21,8 @@ PORTKERN_INLINE void accumulate(const Params& c, float px, float py, float pz, f
                                 float (&s)[4]) {
   const float dx = px - qx, dy = py - qy, dz = pz - qz;
   const float d2 = dx * dx + dy * dy + dz * dz;
-  const float w = d2 <= c.radius2 ? kernel::fast_exp(d2 * c.neg_inv_two_sigma2) : 0.f;
+  const float e = kernel::fast_exp(d2 * c.neg_inv_two_sigma2);   // for every neighbour: no call under a branch
+  const float w = d2 <= c.radius2 ? e : 0.f;
   s[0] += w * qx;
   s[1] += w * qy;
   s[2] += w * qz;
@@ -36,18 +37,33 @@ struct GlobalKernel {
   const float* in;
   float* out;
 
+  // The neighbour loop outside the items (the same neighbour for every item), one phase per neighbour with the
+  // item's point and sums in a private array: the per-thread loop on CUDA, the SIMD lanes on the CPU.
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
     const std::int64_t base = g.x() * items;
+    kernel::private_array<float, 7, Group> st;   // own point (3), sums (4)
+    g.for_each_item([&](kernel::Item item) {
+      const std::int64_t i = base + item.x < n ? base + item.x : n - 1;   // past the end: a copy of the last
+      st(item, 0) = in[3 * i], st(item, 1) = in[3 * i + 1], st(item, 2) = in[3 * i + 2];
+      PORTKERN_UNROLL
+      for (int k = 0; k < 4; ++k) st(item, 3 + k) = 0.f;
+    });
+    for (std::int64_t j = 0; j < n; ++j) {
+      const float qx = in[3 * j], qy = in[3 * j + 1], qz = in[3 * j + 2];
+      g.for_each_item([&](kernel::Item item) {
+        float s[4] = {st(item, 3), st(item, 4), st(item, 5), st(item, 6)};
+        accumulate(c, st(item, 0), st(item, 1), st(item, 2), qx, qy, qz, s);
+        PORTKERN_UNROLL
+        for (int k = 0; k < 4; ++k) st(item, 3 + k) = s[k];
+      });
+    }
     g.for_each_item([&](kernel::Item item) {
       const std::int64_t i = base + item.x;
       if (i < n) {
-        const float px = in[3 * i], py = in[3 * i + 1], pz = in[3 * i + 2];
-        float s[4] = {0.f, 0.f, 0.f, 0.f};
-        for (std::int64_t j = 0; j < n; ++j) accumulate(c, px, py, pz, in[3 * j], in[3 * j + 1], in[3 * j + 2], s);
-        out[3 * i] = s[0] / s[3];
-        out[3 * i + 1] = s[1] / s[3];
-        out[3 * i + 2] = s[2] / s[3];
+        out[3 * i] = st(item, 3) / st(item, 6);
+        out[3 * i + 1] = st(item, 4) / st(item, 6);
+        out[3 * i + 2] = st(item, 5) / st(item, 6);
       }
     });
   }
@@ -90,18 +106,28 @@ struct TiledKernel {
         }
       });
       g.barrier();
-      g.for_each_item([&](kernel::Item item) {
-        const int j0 = item.y * per_slice;
-        const int jn = count - j0 < per_slice ? count - j0 : per_slice;   // may be <= 0
-        const float px = st(item, 0), py = st(item, 1), pz = st(item, 2);
-        float s[4] = {st(item, 3), st(item, 4), st(item, 5), st(item, 6)};
-        for (int l = 0; l < jn; ++l) {
-          const float4 q = neighbours[j0 + l];
-          accumulate(c, px, py, pz, q[0], q[1], q[2], s);
-        }
-        PORTKERN_UNROLL
-        for (int k = 0; k < 4; ++k) st(item, 3 + k) = s[k];
-      });
+      if (count == tile)   // a full tile (uniform): each slice's neighbour loop outside the items
+        for (int l = 0; l < per_slice; ++l)
+          g.for_each_item([&](kernel::Item item) {
+            float s[4] = {st(item, 3), st(item, 4), st(item, 5), st(item, 6)};
+            const float4 q = neighbours[item.y * per_slice + l];
+            accumulate(c, st(item, 0), st(item, 1), st(item, 2), q[0], q[1], q[2], s);
+            PORTKERN_UNROLL
+            for (int k = 0; k < 4; ++k) st(item, 3 + k) = s[k];
+          });
+      else   // the last, partial tile
+        g.for_each_item([&](kernel::Item item) {
+          const int j0 = item.y * per_slice;
+          const int jn = count - j0 < per_slice ? count - j0 : per_slice;   // may be <= 0
+          const float px = st(item, 0), py = st(item, 1), pz = st(item, 2);
+          float s[4] = {st(item, 3), st(item, 4), st(item, 5), st(item, 6)};
+          for (int l = 0; l < jn; ++l) {
+            const float4 q = neighbours[j0 + l];
+            accumulate(c, px, py, pz, q[0], q[1], q[2], s);
+          }
+          PORTKERN_UNROLL
+          for (int k = 0; k < 4; ++k) st(item, 3 + k) = s[k];
+        });
       g.barrier();   // the next tile overwrites `neighbours`
     }
     g.for_each_item([&](kernel::Item item) {
