@@ -70,16 +70,19 @@ struct ClinkKernel {
         }
       });
       g.barrier();
-      g.for_each_item([&](kernel::Item item) {
-        if (item.x < rows) {
+      // The time loop outside the items, one phase per step (h, c in the private array): the per-thread loop
+      // on CUDA, the SIMD lanes on the CPU. Items past the last sequence step on the tile's unused column and
+      // do not store, so that no call sits under a branch.
+      for (int t = 0; t < len; ++t)
+        g.for_each_item([&](kernel::Item item) {
           float h[5], c[5];
           PORTKERN_UNROLL
           for (int j = 0; j < 5; ++j) h[j] = state(item, j), c[j] = state(item, 5 + j);
-          for (int t = 0; t < len; ++t) tile[t][item.x] = step(w, tile[t][item.x], h, c);
+          const float out = step(w, tile[t][item.x], h, c);
+          if (item.x < rows) tile[t][item.x] = out;
           PORTKERN_UNROLL
           for (int j = 0; j < 5; ++j) state(item, j) = h[j], state(item, 5 + j) = c[j];
-        }
-      });
+        });
       g.barrier();
       g.for_each_item([&](kernel::Item item) {
         PORTKERN_UNROLL
