@@ -58,6 +58,8 @@ PORTKERN_OP_TEST(Gelu, EveryVectorWidth) {
   check_gelu(device, 2, 3, 40);      // 8-half vectors
   check_gelu(device, 1, 7, 1030);    // pairs
   check_gelu(device, 2, 1, 4104);    // 8-half vectors, rows longer than a step, partial group
+  check_gelu(device, 1, 3, 512);     // rows a whole number of steps (row_walk's aligned case) on the CPU
+  check_gelu(device, 1, 5, 2048);    // ... and on CUDA (8-half vectors), a partial last group
   check_gelu(device, 3, 5, 26, 1);   // misaligned: single halves
   check_gelu(device, 2, 3, 40, 2);   // 4-byte aligned only: pairs
 }

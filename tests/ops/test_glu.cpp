@@ -54,6 +54,10 @@ PORTKERN_OP_TEST(Glu, VectorPathAndFallback) {
   check_glu(device, {1, 4, 1}, -2);          // one row of 2
   check_glu(device, {7, 24, 3}, 1, {}, 1);   // misaligned: the scalar fallback
   check_glu(device, {2, 4099 * 2}, -1, {}, 2);
+  // Rows a whole number of steps long (row_walk's aligned case: 256 items x 1 on the CPU, x 4 on CUDA),
+  // several groups, a partial last one.
+  check_glu(device, {3, 2 * 512}, -1);
+  check_glu(device, {5, 2 * 2048}, 1);
 }
 
 PORTKERN_OP_TEST(Glu, ExtremeAndNanGates) {

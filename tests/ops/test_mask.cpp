@@ -54,6 +54,10 @@ PORTKERN_OP_TEST(Mask, WindowRadiiFillValuesAndFallbacks) {
   check_mask(device, ops::MaskKind::upper, 2, 9, 12, 0, 0, 1);        // misaligned: scalar
   check_mask(device, ops::MaskKind::lower_diag, 2, 9, 12, 0, -1, 0, true);   // in place
   check_mask(device, ops::MaskKind::window, 3, 5, 16, 2, -1, 2, true);
+  for (auto kind : kinds) {   // rows a whole number of steps long (row_walk's aligned case), partial last group
+    check_mask(device, kind, 2, 3, 512, 100, -1);
+    check_mask(device, kind, 1, 5, 2048, 700, -1);
+  }
 }
 
 PORTKERN_OP_TEST(Mask, EmptyTensorReturnsAtOnce) {

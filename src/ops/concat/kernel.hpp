@@ -41,8 +41,12 @@ struct ConcatKernel {
         at[k] = first + k * step + std::int64_t(item.x) * V;
         if (!Checked || at[k] < plan.total) {
           const std::int64_t row = walk.row(), col = walk.col();
-          const float* src = col < len1 ? in1 + row * len1 + col : in2 + row * len2 + (col - len1);
-          v[k] = kernel::vec<float, V>::load(src);
+          if constexpr (Aligned) {   // two loads under complementary conditions: on the CPU two masked
+            if (col < len1) v[k] = kernel::vec<float, V>::load(in1 + row * len1 + col);   // contiguous loads
+            else v[k] = kernel::vec<float, V>::load(in2 + row * len2 + (col - len1));     // (not a gather)
+          } else {                   // one load through the selected pointer (a gather either way)
+            v[k] = kernel::vec<float, V>::load(col < len1 ? in1 + row * len1 + col : in2 + row * len2 + (col - len1));
+          }
         }
         walk.next(plan);
       }
