@@ -8,6 +8,7 @@ packages=(
   libgtest-dev libbenchmark-dev                     # tests, micro-benchmarks
   libomp-dev                                        # OpenMP (GCC's libgomp comes with g++)
   nlohmann-json3-dev libcli11-dev                   # JSON results, the command line
+  libpng-dev libjpeg62-turbo-dev                    # image files for `portkern run --image` (not the library)
   libopenblas-dev libdnnl-dev                       # CPU vendor libraries to compare with
   libblas-test                                      # netlib's BLAS test programs (drop-in BLAS)
   python3 python3-venv                              # the tuning pipeline's virtual environment

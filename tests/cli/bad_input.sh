@@ -5,6 +5,7 @@
 # Usage: bad_input.sh PATH/TO/portkern
 set -uo pipefail
 portkern=$1
+data=$(cd "$(dirname "$0")/../data" && pwd)   # the image files of tests/data/
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
@@ -109,6 +110,34 @@ for batch in 0 -2 3x 99999999999999999999; do
   expect 2 "--batch: '$batch' must be an integer in [1, 2^63 - 1]" "$portkern" bench conv2d --batch "$batch"
   expect 2 "--batches: '$batch' must be an integer in [1, 2^63 - 1]" "$portkern" tune conv2d --batches 1 "$batch"
 done
+
+# ---- run --image: image files (tests/data/) that cannot be read, and the batch they make
+run_image=("$portkern" run resnet50 --threads 1 --repeats 1 --image)
+head -c 2000 "$data/rgb.png" > cut.png
+head -c 700 "$data/rgb.jpg" > cut.jpg
+printf 'not an image\n' > text.png
+: > empty.jpg
+if "$portkern" run resnet50 --image "$dir/text.png" 2>&1 | grep -q "reads no image files"; then
+  echo "note: this build reads no image files (no libpng, libjpeg): the --image decoding cases are left out"
+else
+  expect 1 "--image $dir/missing.png: cannot open the image: No such file or directory" "${run_image[@]}" "$dir/missing.png"
+  expect 1 "--image $dir/cut.png: cannot decode the PNG image (truncated or corrupt?): libpng:" "${run_image[@]}" "$dir/cut.png"
+  expect 1 "--image $dir/cut.jpg: cannot decode the JPEG image (truncated or corrupt?): libjpeg: Premature end of JPEG file" \
+    "${run_image[@]}" "$data/rgb.png" "$dir/cut.jpg"
+  expect 1 "--image $dir/text.png: neither a PNG nor a JPEG image" "${run_image[@]}" "$dir/text.png"
+  expect 1 "--image $dir/empty.jpg: an empty file, not an image" "${run_image[@]}" "$dir/empty.jpg"
+  expect 1 "--image $dir: a folder, not an image file" "${run_image[@]}" "$dir"
+  expect 1 "huge.png: the image is 20000 x 20000 pixels, more than the 178956970 decoded at most" "${run_image[@]}" "$data/huge.png"
+  expect 1 "huge.jpg: the image is 60000 x 60000 pixels, more than the 178956970 decoded at most" "${run_image[@]}" "$data/huge.jpg"
+  expect 1 "grey16.png: a 16-bit greyscale PNG" "${run_image[@]}" "$data/grey16.png"
+fi
+expect 2 "--batch: 2 differs from the 3 --image files" "${run_image[@]}" "$data/rgb.png" "$data/rgb.jpg" "$data/grey.png" --batch 2
+expect 2 "--resize: 200 is smaller than the 224-pixel crop resnet50 takes" "${run_image[@]}" "$data/rgb.png" --resize 200
+expect 2 "--resize requires --image" "$portkern" run resnet50 --resize 256
+expect 2 "--image excludes --input" "${run_image[@]}" "$data/rgb.png" --input "$data/rgb.png"
+printf 'one\ntwo\n' > names.txt
+expect 1 "--labels $dir/names.txt: 2 class names, but resnet50 has 1000 classes" "${run_image[@]}" "$data/rgb.png" --labels "$dir/names.txt"
+expect 1 "--labels $dir/nosuch.txt: cannot read the class names" "${run_image[@]}" "$data/rgb.png" --labels "$dir/nosuch.txt"
 
 # ---- output files: rejected before anything runs
 touch plain
