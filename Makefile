@@ -6,9 +6,10 @@ PYTHON := $(VENV)/bin/python
 
 .PHONY: demo test build deps venv sanitize tsan gpu-check clean
 
+# TORCH=FILE: PyTorch's network times (tools/net/torch_net.py --json on a GPU machine) beside the report's.
 demo: build
 	./build/portkern report --json build/report.json
-	$(PYTHON) tools/report/html_report.py build/report.json build/report
+	$(PYTHON) tools/report/html_report.py build/report.json build/report $(if $(TORCH),--torch $(TORCH))
 
 test: build
 	ctest --preset default

@@ -88,6 +88,10 @@ if want net; then   # whole networks (portkern run) against PyTorch on the same 
       --json "$out/net-torch-b$batch.json" > "$out/net-torch-b$batch.txt" 2>&1
     echo "torch_net b$batch exit $?"; tail -12 "$out/net-torch-b$batch.txt"
   done
+  # run --image's preprocessing against torchvision's PIL and uint8-tensor paths (tests/data/'s images)
+  python3 tools/net/torch_preprocess.py --portkern build/portkern tests/data/rgb.png tests/data/rgb.jpg \
+    tests/data/palette.png tests/data/cmyk.jpg > "$out/net-preprocess.txt" 2>&1
+  echo "torch_preprocess exit $?"; tail -6 "$out/net-preprocess.txt"
 fi
 if want ops; then
 mkdir -p "$out/ops"

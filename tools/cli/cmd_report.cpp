@@ -1,11 +1,14 @@
 // portkern report [--full] [--json FILE]: the performance-portability report on every device present —
 // the kernel model's overhead (transpose), GEMM and 2-D convolution against the vendor libraries, the DNN
-// operators (against their native CUDA twins on a GPU), and a summary of geometric-mean ratios. Quick sizes by default (a few minutes on 2 cores); --full for the suites.
+// operators (against their native CUDA twins on a GPU), whole networks (VGG-16 and ResNet-50 at batch 1 on
+// each back end: deployed, portable, vendor), and a summary of geometric-mean ratios. Quick sizes by default
+// (a few minutes on 2 cores); --full for the suites.
 #include <iostream>
 
 #include "bench/conv2d_bench.hpp"
 #include "bench/device_info.hpp"
 #include "bench/gemm_bench.hpp"
+#include "bench/net_bench.hpp"
 #include "bench/ops/op_bench.hpp"
 #include "bench/shapes.hpp"
 #include "bench/table.hpp"
@@ -101,6 +104,27 @@ void add_report(CLI::App& app) {
                      "hand-written CUDA", std::to_string(speed.size())});
       summary.add({d.name(), "DNN operators verified", std::to_string(verified) + " of " + std::to_string(entry["ops"].size()),
                    "float64 reference", std::to_string(entry["ops"].size())});
+
+      std::cout << "\n-- whole networks, batch 1, random weights: the library deployed, its portable GEMMs alone, "
+                << "the vendor's primitives\n";
+      bench::NetBenchOptions nets;
+      nets.threads = threads;
+      nets.repeats = full ? 10 : 3;
+      entry["networks"] = {{"rows", bench::bench_networks(d, nets)}};
+      bench::print_networks(entry["networks"]["rows"]);
+      for (const std::string& model : nets.models) {   // vendor time / deployed time: > 1, portkern faster
+        const nlohmann::json* deployed = nullptr;
+        const nlohmann::json* vendor = nullptr;
+        for (const auto& row : entry["networks"]["rows"]) {
+          if (row["model"] != model || row.contains("error")) continue;
+          if (row["gemm"] == "deployed") deployed = &row;
+          if (row["gemm"] == "vendor") vendor = &row;
+        }
+        if (deployed && vendor)
+          summary.add({d.name(), "network " + model + " b1 (vendor time/deployed time)",
+                       bench::fixed((*vendor)["batch_ms"].get<double>() / (*deployed)["batch_ms"].get<double>(), 3),
+                       (*vendor)["engine"].get<std::string>(), "1"});
+      }
       report["devices"].push_back(entry);
     }
     std::cout << "\n== summary (ratios > 1: portkern faster)\n";

@@ -9,6 +9,9 @@ within the tolerance of PyTorch's: max |ours - torch| <= 1e-3 * max |torch| (fp3
 different orders and Winograd). Exit 1 when a comparison fails, 0 otherwise; SKIPPED without torchvision.
 
   python3 tools/net/torch_net.py --portkern build/portkern --device cuda:0 --batch 1 --json out.json
+
+The JSON (a list, one row per model) is what `tools/report/html_report.py --torch FILE` shows beside the
+report's own network times, on the device of the same name.
 """
 import argparse
 import json
@@ -65,6 +68,18 @@ def median_ms(fn, sync, repeats):
     return times[len(times) // 2]
 
 
+def device_name(device):
+    """The device's name as `portkern report` records it (html_report.py matches PyTorch's rows to its
+    devices by it): the GPU's name, or the CPU's "model name" of /proc/cpuinfo."""
+    import torch
+    if device.type == "cuda":
+        return torch.cuda.get_device_name(device)
+    for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return "cpu"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--portkern", default="build/portkern")
@@ -117,7 +132,8 @@ def main():
                     with torch.cuda.graph(graph):
                         model(static)
                     graph_ms = median_ms(graph.replay, sync, args.repeats)
-            row = {"model": name, "batch": args.batch, "device": args.device, "torch": torch.__version__,
+            row = {"model": name, "batch": args.batch, "device": args.device, "device_name": device_name(device),
+                   "threads": None if cuda else torch.get_num_threads(), "torch": torch.__version__,
                    "torch_eager_ms": eager, "torch_graph_ms": graph_ms, "modes": {}}
             scale = float(abs(want).max())
             print(f"{name} b{args.batch}: PyTorch fp32 (TF32 off) eager {eager:.3f} ms"

@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
-"""Render `portkern report --json FILE` as an HTML page with one PNG chart per device and part, and a table of
-the DNN operators.
+"""Render `portkern report --json FILE` as an HTML page with one PNG chart per device and part, a table of
+the DNN operators, and the whole networks' times per back end beside PyTorch's (network_view.py).
 
-Usage: python3 tools/report/html_report.py build/report.json build/report/
-Writes DIR/index.html and DIR/<device>-<part>.png (ratios to the vendor per shape or layer, 1.0 marked).
+Usage: python3 tools/report/html_report.py build/report.json build/report/ [--torch net-torch.json ...]
+Writes DIR/index.html and DIR/<device>-<part>.png (ratios to the vendor per shape or layer, 1.0 marked) and
+DIR/<device>-networks.png. --torch: `tools/net/torch_net.py --json` files, shown on the device of that name.
 """
+import argparse
 import html
 import json
 import math
-import sys
 from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import network_view  # noqa: E402
 
 PARTS = {  # report key -> (title, label of one row, what the ratio compares)
     "transpose": ("Kernel model overhead: tiled transpose", lambda r: f"{r['rows']}x{r['cols']}", "portable / hand-written"),
@@ -71,8 +73,15 @@ def ops_table(rows):
 
 
 def main():
-    report = json.load(open(sys.argv[1]))
-    out = Path(sys.argv[2])
+    parser = argparse.ArgumentParser(description="Render portkern report's JSON as HTML")
+    parser.add_argument("report", help="portkern report --json FILE")
+    parser.add_argument("out", help="the folder to write index.html and the charts to")
+    parser.add_argument("--torch", action="append", default=[],
+                        help="PyTorch's network times: tools/net/torch_net.py --json FILE (repeatable)")
+    args = parser.parse_args()
+    report = json.load(open(args.report))
+    torch_rows = network_view.load_torch(args.torch)
+    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     body = ["<h1>portkern performance-portability report</h1>",
             "<p>Each ratio compares portkern with the vendor library measured in the same run on the same data "
@@ -95,6 +104,7 @@ def main():
         body.extend(charts)
         if entry.get("ops"):
             body.append(ops_table(entry["ops"]))
+        body.append(network_view.section(entry, torch_rows, out))
     (out / "index.html").write_text("<!doctype html><html><head><meta charset='utf-8'><title>portkern report</title>"
                                     "</head><body style='font-family:sans-serif'>" + "\n".join(body) + "</body></html>")
     print(f"wrote {out / 'index.html'}")
