@@ -1,10 +1,13 @@
 // channel_shuffle: the channel operators' sweep (channel_sweep in op_bench.hpp), groups 2. One input buffer
 // of the largest size serves every shape (its prefix); the input is i mod 1000003 rather than the spec's
 // i/numel, whose float values repeat at 1.6e9 elements and would hide a wrong permutation. Checked exactly
-// against the definition (in[src] == out).
+// against the definition (in[src] == out). On the CPU, oneDNN's shuffle_forward on the same tensor in the same
+// layout: its group_size is the size of a group, C / groups (the channels are seen as groups x K and
+// transposed; oneDNN sees them as (C / group_size) x group_size and transposes those).
 #include <algorithm>
 #include <limits>
 
+#include "bench/ops/onednn.hpp"
 #include "bench/ops/op_bench.hpp"
 #include "ops/channel_shuffle/backends.hpp"
 #include "ops/channel_shuffle/plan.hpp"
@@ -76,6 +79,22 @@ PORTKERN_OP_BENCH(channel_shuffle, false) {
       ctx.dump(variant, params, "out", got, shape.dims());
     }
     r.portable = ctx.time(call);
+#if PORTKERN_HAVE_DNNL
+    r.vendor = onednn::compare(
+        ctx, r,
+        [&](onednn::Call& call) {
+          const dnnl::memory::desc data({n, c, shape.h, shape.h}, onednn::f32,
+                                        nhwc ? onednn::tag::nhwc : onednn::tag::nchw);
+          call.add<dnnl::shuffle_forward>(
+              {{dnnl::prop_kind::forward_inference, data, 1, int(c / groups)}, call.engine()},
+              {{DNNL_ARG_SRC, call.memory(data, in.data())}, {DNNL_ARG_DST, call.output(data, out.data())}});
+        },
+        [&] {
+          auto vendor = out.download(q);
+          vendor.resize(std::size_t(numel));
+          return mismatches(nhwc, n, c, hw, groups, host, vendor) == 0 ? 0.0 : 1.0;
+        });
+#endif
 #if PORTKERN_HAVE_CUDA
     const auto plan = impl::make_plan(nhwc, n, c, hw, groups, in.data(), out.data());
     if (ctx.on_gpu()) {   // the twin must agree too

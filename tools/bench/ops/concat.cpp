@@ -1,8 +1,10 @@
 // concat: the spec's sweep nhead in {6, 12, 24, 48}: [64 * nhead][s1 | s2][128] f32 with s1 + s2 = 1024 and
 // s1 = rand() % 1023 + 1 after srand(nhead) (the C library's rand, as the original). Small: nhead {6, 12}
-// with seq_len 256. Inputs are in[i] = i % 1000003; the whole output is verified exactly.
+// with seq_len 256. Inputs are in[i] = i % 1000003; the whole output is verified exactly. On the CPU, oneDNN's
+// concat along axis 1 of the same [outer][mid][inner] tensors into the same output buffer.
 #include <cstdlib>
 
+#include "bench/ops/onednn.hpp"
 #include "bench/ops/op_bench.hpp"
 #include "ops/concat/backends.hpp"
 #include "ops/concat/reference.hpp"
@@ -44,6 +46,18 @@ OpResult run_concat(OpContext& ctx, int nhead, std::int64_t seq_len) {
   ctx.dump(variant, params, "in2", h2, {s0, s2, d2});
   ctx.dump(variant, params, "out", got, {s0, seq_len, d2});
   r.portable = ctx.time([&] { portkern::ops::concat(q, s0, s1, s2, d2, in1.data(), in2.data(), out.data()); });
+#if PORTKERN_HAVE_DNNL
+  r.vendor = onednn::compare(
+      ctx, r,
+      [&](onednn::Call& call) {
+        const dnnl::memory::desc a({s0, s1, d2}, onednn::f32, onednn::tag::abc),
+            b({s0, s2, d2}, onednn::f32, onednn::tag::abc), c({s0, seq_len, d2}, onednn::f32, onednn::tag::abc);
+        call.add<dnnl::concat>({c, 1, {a, b}, call.engine()}, {{DNNL_ARG_MULTIPLE_SRC, call.memory(a, in1.data())},
+                                                               {DNNL_ARG_MULTIPLE_SRC + 1, call.memory(b, in2.data())},
+                                                               {DNNL_ARG_DST, call.output(c, out.data())}});
+      },
+      [&] { return out.download(q) == want ? 0.0 : 1.0; });
+#endif
 #if PORTKERN_HAVE_CUDA
   const concat_impl::Problem p{s0, s1 * d2, s2 * d2};
   auto native = [&] { concat_impl::native_cuda(q, p, in1.data(), in2.data(), out.data()); };

@@ -3,10 +3,16 @@
 // grad_out_neg uniform [0, 1) (L is not a valid log-probability; the formula does not care), target uniform
 // in [0, 79]; mask is 0/1 at random here (the original's rand() % 1 is always 0, which never exercises
 // grad_out_neg; the cost is the same). Fixed seeds. The whole float64 reference runs (0.09 G exp per dtype).
+//
+// On the CPU, oneDNN's softmax_v2_backward (softmax_log) over the class axis: diff_src = G - exp(L) * sum_k G,
+// which is the op's gradient for G = gamma one-hot at the target. G is built from the same inputs once,
+// outside the timing, so oneDNN reads a third full tensor where the op reads five per-position vectors.
+// oneDNN 2.6 has no f64; its f16 attempt reports why it is unavailable.
 #include <cmath>
 #include <cstdint>
 #include <random>
 
+#include "bench/ops/onednn.hpp"
 #include "bench/ops/op_bench.hpp"
 #include "ops/cross_entropy/backends.hpp"
 #include "ops/cross_entropy/reference.hpp"
@@ -78,6 +84,42 @@ OpResult run_cross_entropy(OpContext& ctx, std::int64_t batch, std::int64_t clas
   ctx.dump(r.variant, r.params, "mask", mask, {batch, positions});
   ctx.dump(r.variant, r.params, "grad", got, {batch, classes, positions});
   r.portable = ctx.time(call);
+#if PORTKERN_HAVE_DNNL
+  if constexpr (std::is_same_v<T, double>) {
+    if (!ctx.on_gpu()) {
+      r.vendor.emplace();
+      r.vendor->name = "onednn";
+      r.vendor->note = "unavailable: oneDNN 2.6 has no f64";
+    }
+  } else {
+    std::vector<T> G;
+    r.vendor = onednn::compare(
+        ctx, r,
+        [&](onednn::Call& vendor) {
+          const auto type = std::is_same_v<T, half> ? onednn::f16 : onednn::f32;
+          const dnnl::memory::desc data({batch, classes, positions}, type, onednn::tag::abc);
+          const dnnl::softmax_v2_forward::primitive_desc hint(
+              {dnnl::prop_kind::forward_training, dnnl::algorithm::softmax_log, data, data, 1}, vendor.engine());
+          const dnnl::softmax_v2_backward::primitive_desc pd({dnnl::algorithm::softmax_log, data, data, data, 1},
+                                                             vendor.engine(), hint);
+          G.assign(std::size_t(n), from_float<T>(0.f));
+          for (std::int64_t b = 0; b < batch; ++b)
+            for (std::int64_t h = 0; h < positions; ++h) {
+              const std::size_t i = std::size_t(b * positions + h);
+              const double gamma = -(impl::as_double(go[i]) + double(mask[i]) * impl::as_double(gn[i])) *
+                                   impl::as_double(w[i]);
+              G[std::size_t((b * classes + target[i]) * positions + h)] = from_float<T>(float(gamma));
+            }
+          vendor.add<dnnl::softmax_v2_backward>(pd, {{DNNL_ARG_DST, vendor.memory(data, dL.data())},
+                                                     {DNNL_ARG_DIFF_DST, vendor.memory(data, G.data())},
+                                                     {DNNL_ARG_DIFF_SRC, vendor.output(data, grad.data())}});
+          vendor.report.bytes = 3.0 * double(n) * sizeof(T);
+          vendor.report.note = "reads G = gamma one-hot at the target (built once from the same inputs, outside the "
+                               "timing): three full tensors where the op moves two";
+        },
+        [&] { return error(grad.download(q)); });
+  }
+#endif
 #if PORTKERN_HAVE_CUDA
   impl::Args<T> a;
   a.batch = batch, a.classes = classes, a.positions = positions, a.log_probs = dL.data(), a.target = dt.data();

@@ -2,9 +2,15 @@
 // 5, pad 1, inputs rand()/RAND_MAX-like uniform [0, 1) from a fixed seed (the spec's srand(123) stream is
 // not reproduced; mt19937(123)), weights and bias from the same stream. The float64 reference checks images
 // 0 and N-1 of every variant (the whole batch would be ~1e10 multiply-adds per variant); the dump holds
-// image 0 (input, output), the weights and the bias.
+// image 0 (input, output), the weights and the bias. On the CPU, oneDNN's convolution_forward (direct) on the
+// same NCHW tensors, groups = C with m output channels each (weights goihw, g = C, o = m, i = 1: the op's
+// [C*m][k][k]; reordered once, outside the timing, into the layout oneDNN asks for), the same bias and
+// padding, stride 1; the same two images checked. oneDNN's time with NHWC tensors (its jit depthwise kernels
+// take them; with NCHW oneDNN 2.6 runs its GEMM-based convolution) goes into the note, the error of that
+// output into the vendor's error.
 #include <random>
 
+#include "bench/ops/onednn.hpp"
 #include "bench/ops/op_bench.hpp"
 #include "ops/dwconv/backends.hpp"
 #include "ops/dwconv/reference.hpp"
@@ -49,34 +55,88 @@ OpResult run_dwconv(OpContext& ctx, const ops::DwconvShape& s, const std::vector
   const std::int64_t image_out = OC * Ho * Wo;
   const std::int64_t image_in = s.channels * s.height * s.width;
   r.tolerance = 2.0 * double(s.kernel * s.kernel + 1) * double(s.kernel * s.kernel + 1) * 6e-8;   // see the test
-  auto check = [&] {
+  // The max error of images 0 and N-1 of dout, or of an NHWC output on the host (infinity for a NaN); the
+  // first call dumps image 0.
+  std::vector<std::vector<double>> want;
+  for (std::int64_t n : {std::int64_t(0), s.batch - 1}) {
+    ops::DwconvShape one = s;
+    one.batch = 1;
+    want.push_back(dwconv_impl::reference(
+        one, std::span<const float>(in.data() + n * image_in, std::size_t(image_in)), w, b.data(), 0, 1));
+  }
+  bool dumped = ctx.dump_dir.empty();
+  auto error = [&](const std::vector<float>* nhwc) {
+    double worst = 0;
     for (std::int64_t n : {std::int64_t(0), s.batch - 1}) {
       std::vector<float> got(static_cast<std::size_t>(image_out));
-      q.copy(got.data(), dout.data() + n * image_out, got.size());
-      q.wait();
-      ops::DwconvShape one = s;
-      one.batch = 1;
-      const auto want = dwconv_impl::reference(
-          one, std::span<const float>(in.data() + n * image_in, std::size_t(image_in)), w, b.data(), 0, 1);
-      for (std::size_t i = 0; i < want.size(); ++i)
-        r.max_error = std::max(r.max_error, std::abs(double(got[i]) - want[i]));
-      if (n == 0 && !ctx.dump_dir.empty()) {
+      if (nhwc) {
+        for (std::int64_t c = 0; c < OC; ++c)
+          for (std::int64_t p = 0; p < Ho * Wo; ++p)
+            got[std::size_t(c * Ho * Wo + p)] = (*nhwc)[std::size_t((n * Ho * Wo + p) * OC + c)];
+      } else {
+        q.copy(got.data(), dout.data() + n * image_out, got.size());
+        q.wait();
+      }
+      worst = std::max(worst, max_abs_diff(got, want[n == 0 ? 0 : 1]));
+      if (n == 0 && !dumped) {
         const std::vector<float> in0(in.begin(), in.begin() + image_in);
         ctx.dump(variant, params, "in", in0, {1, s.channels, s.height, s.width});
         ctx.dump(variant, params, "weight", w, {OC, 1, s.kernel, s.kernel});
         ctx.dump(variant, params, "bias", b, {OC});
         ctx.dump(variant, params, "out", got, {1, OC, Ho, Wo});
+        dumped = true;
       }
     }
+    return worst;
   };
-  check();
+  r.max_error = error(nullptr);
   r.portable = ctx.time(call);
+#if PORTKERN_HAVE_DNNL
+  // oneDNN's convolution with src and dst in `layout`: NCHW reads and writes the op's buffers; NHWC reads a
+  // copy of the input reordered once, outside the timing, and writes `nhwc_out`.
+  std::vector<float> nhwc_out;
+  const auto onednn_conv = [&](onednn::tag layout) {
+    const bool nchw = layout == onednn::tag::nchw;
+    return onednn::compare(
+        ctx, r,
+        [&](onednn::Call& vendor) {
+          const std::int64_t k = s.kernel, pad = s.pad;
+          const dnnl::memory::dims in_dims = {s.batch, s.channels, s.height, s.width},
+                                   w_dims = {s.channels, s.multiplier, 1, k, k};
+          const dnnl::memory::desc src(in_dims, onednn::f32, layout), dst({s.batch, OC, Ho, Wo}, onednn::f32, layout),
+              bias({OC}, onednn::f32, onednn::tag::x), weights(w_dims, onednn::f32, onednn::tag::goihw),
+              any_weights(w_dims, onednn::f32, onednn::tag::any);
+          const dnnl::convolution_forward::primitive_desc pd(
+              {dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, any_weights, bias, dst,
+               {1, 1}, {pad, pad}, {pad, pad}},
+              vendor.engine());
+          if (!nchw) nhwc_out.resize(std::size_t(s.batch * image_out));
+          const dnnl::memory::desc op_src(in_dims, onednn::f32, onednn::tag::nchw);
+          vendor.add<dnnl::convolution_forward>(
+              pd, {{DNNL_ARG_SRC, vendor.reordered(vendor.memory(op_src, din.data()), src)},
+                   {DNNL_ARG_WEIGHTS, vendor.reordered(vendor.memory(weights, dw.data()), pd.weights_desc())},
+                   {DNNL_ARG_BIAS, vendor.memory(bias, db.data())},
+                   {DNNL_ARG_DST, vendor.output(dst, nchw ? dout.data() : nhwc_out.data())}});
+        },
+        [&] { return nchw ? error(nullptr) : error(&nhwc_out); });
+  };
+  r.vendor = onednn_conv(onednn::tag::nchw);
+  // oneDNN's own layout, for the record: its time in the note, its error in vendor_max_error with the NCHW one.
+  if (const auto nhwc = onednn_conv(onednn::tag::nhwc)) {
+    r.vendor->max_error = std::max(r.vendor->max_error, nhwc->max_error);
+    char text[160] = "";
+    if (nhwc->time)
+      std::snprintf(text, sizeof text, "NHWC src/dst (input reordered once, untimed): %s %.3f ms, max error %.1e",
+                    nhwc->impl.c_str(), nhwc->time->median_ms, nhwc->max_error);
+    r.vendor->note += (r.vendor->note.empty() ? "" : "; ") + (nhwc->time ? std::string(text) : "NHWC " + nhwc->note);
+  }
+#endif
 #if PORTKERN_HAVE_CUDA
   auto native = [&] { dwconv_impl::native_cuda(q, s, din.data(), dw.data(), db.data(), dout.data()); };
   if (ctx.on_gpu()) {   // the twin's output on the same data, over a poisoned buffer
     q.fill(dout.data(), -777.f, std::size_t(s.batch * image_out));
     native();
-    check();
+    r.max_error = std::max(r.max_error, error(nullptr));
   }
   r.native = ctx.time_native(native);
 #endif

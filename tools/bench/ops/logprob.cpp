@@ -2,10 +2,16 @@
 // sizes T=100, B=128, V=60000 (3.07 GB); every length = T as at HEAD. Small: B=2, T=128 and B=16, T=25.
 // Logits uniform [-6, 6], ids uniform in [0, V), fixed seeds. The whole float64 reference runs (about
 // 0.4 G exp at the default sizes, a few seconds).
+//
+// On the CPU, oneDNN's softmax_v2_forward (softmax_log) over the vocab of every [padded_vocab] row of the
+// same logits, its log-probabilities checked at the ids the op gathers (rows t < length - 1). Not the op's
+// work: oneDNN writes the whole log-softmax (rows x vocab floats) where the op writes one value a row, it
+// runs every row (the op skips each sequence's last), and it neither gathers nor sums a sequence.
 #include <cmath>
 #include <cstdint>
 #include <random>
 
+#include "bench/ops/onednn.hpp"
 #include "bench/ops/op_bench.hpp"
 #include "ops/logprob/backends.hpp"
 #include "ops/logprob/reference.hpp"
@@ -73,6 +79,36 @@ OpResult run_logprob(OpContext& ctx, std::int64_t steps, std::int64_t batch, std
   ctx.dump(r.variant, r.params, "log_probs", got_lp, {batch, steps - 1});
   ctx.dump(r.variant, r.params, "cum_log_probs", got_cum, {batch});
   r.portable = ctx.time(call);   // includes the host-side check of the lengths (a copy of B ints and a sync)
+#if PORTKERN_HAVE_DNNL
+  std::vector<float> log_softmax;
+  r.vendor = onednn::compare(
+      ctx, r,
+      [&](onednn::Call& vendor) {
+        const dnnl::memory::desc src({batch * steps, vocab}, onednn::f32, dnnl::memory::dims{padded, 1}),
+            dst({batch * steps, vocab}, onednn::f32, onednn::tag::ab);
+        const dnnl::softmax_v2_forward::primitive_desc pd(
+            {dnnl::prop_kind::forward_inference, dnnl::algorithm::softmax_log, src, dst, 1}, vendor.engine());
+        log_softmax.resize(std::size_t(batch * steps * vocab));
+        vendor.add<dnnl::softmax_v2_forward>(
+            pd, {{DNNL_ARG_SRC, vendor.memory(src, d_logits.data())},
+                 {DNNL_ARG_DST, vendor.output(dst, log_softmax.data())}});
+        vendor.report.bytes = 2.0 * double(batch * steps) * double(vocab) * 4;
+        vendor.report.note = "writes the whole log-softmax of all B x T rows (the op reads the B x (T-1) it uses "
+                             "and writes one value a row); no gather, no per-sequence sum";
+        if (vocab != padded) vendor.report.note += "; its rows are strided (vocab < padded vocab), not dense";
+      },
+      [&] {   // its log-probabilities at the gathered ids, against the reference's
+        double worst = 0;
+        for (std::int64_t b = 0; b < batch; ++b)
+          for (std::int64_t t = 0; t + 1 < lengths[std::size_t(b)]; ++t) {
+            const std::int64_t row = b * steps + t;
+            const double got = log_softmax[std::size_t(row * vocab + ids[std::size_t(row + 1)])];
+            const double e = std::abs(got - ref.log_probs[std::size_t(b * (steps - 1) + t)]);
+            worst = std::isnan(e) ? INFINITY : std::max(worst, e);
+          }
+        return worst;
+      });
+#endif
 #if PORTKERN_HAVE_CUDA
   impl::Args a;
   a.batch = batch, a.steps = steps, a.vocab = vocab, a.padded = padded;

@@ -1,9 +1,12 @@
 // maxpool3d: the spec's 96 x 2048 x 2048 stack, window 2 stride 2, values rand() % 256 / 255 (here a
 // fixed-seed mt19937, seed 2), plus window 3 stride 2 on the same data (the scalar path). Small: 16 x 1024^2.
-// Checked exactly (a max is exact) against the reference.
+// Checked exactly (a max is exact) against the reference. On the CPU, oneDNN's pooling_forward (max, no
+// padding: its floor output extent is the op's) over the same planes as one NCHW image of C = z channels (the
+// same memory as [z][h][w]; oneDNN 2.6 takes its jit kernel for it, its simple_nchw one for N = z, C = 1).
 #include <algorithm>
 #include <random>
 
+#include "bench/ops/onednn.hpp"
 #include "bench/ops/op_bench.hpp"
 #include "ops/maxpool3d/backends.hpp"
 #include "ops/maxpool3d/plan.hpp"
@@ -46,6 +49,24 @@ PORTKERN_OP_BENCH(maxpool3d, false) {
     ctx.dump(variant, params, "in", host, {z, h, w});
     ctx.dump(variant, params, "out", got, {z, h_out, w_out});
     r.portable = ctx.time(call);
+#if PORTKERN_HAVE_DNNL
+    r.vendor = onednn::compare(
+        ctx, r,
+        [&](onednn::Call& call) {
+          const dnnl::memory::desc src({1, z, h, w}, onednn::f32, onednn::tag::nchw),
+              dst({1, z, h_out, w_out}, onednn::f32, onednn::tag::nchw);
+          call.add<dnnl::pooling_forward>({{dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, src, dst,
+                                            {stride, stride}, {window, window}, {0, 0}, {0, 0}},
+                                           call.engine()},
+                                          {{DNNL_ARG_SRC, call.memory(src, in.data())},
+                                           {DNNL_ARG_DST, call.output(dst, out.data())}});
+        },
+        [&] {
+          auto vendor = out.download(q);
+          vendor.resize(want.size());
+          return vendor == want ? 0.0 : 1.0;
+        });
+#endif
 #if PORTKERN_HAVE_CUDA
     impl::Plan plan;
     plan.z = z, plan.h_in = h, plan.w_in = w, plan.window = window, plan.stride = stride;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "bench/ops/onednn.hpp"
 #include "bench/progress.hpp"
 #include "bench/table.hpp"
 #include "portkern/error.hpp"
@@ -21,6 +22,26 @@ struct Entry {
 std::map<std::string, Entry>& registry() {
   static std::map<std::string, Entry> entries;
   return entries;
+}
+
+// The vendor's fields of a row (null where it has none, or where it did not run) and the row's "ok".
+void add_vendor(nlohmann::json& row, const OpResult& r) {
+  const auto& v = r.vendor;
+  for (const char* key : {"vendor", "vendor_impl", "vendor_time_ms", "vendor_gbps", "vendor_max_error",
+                          "vendor_tolerance", "portable_vs_vendor", "vendor_note"})
+    row[key] = nullptr;
+  if (v) row["vendor"] = v->name;
+  if (v && !v->note.empty()) row["vendor_note"] = v->note;
+  const bool ran = v && v->time;
+  if (ran) {
+    row["vendor_impl"] = v->impl;
+    row["vendor_time_ms"] = v->time->median_ms;
+    row["vendor_gbps"] = v->bytes / (v->time->median_ms * 1e-3) / 1e9;
+    row["vendor_max_error"] = v->max_error;
+    row["vendor_tolerance"] = v->tolerance;
+    row["portable_vs_vendor"] = v->time->median_ms / r.portable.median_ms;
+  }
+  row["ok"] = r.max_error <= r.tolerance && (!ran || v->max_error <= v->tolerance);
 }
 
 std::string slug(const std::string& text) {
@@ -104,8 +125,8 @@ nlohmann::json bench_ops(const Device& device, const OpBenchOptions& options) {
                             {"ratio", r.native ? nlohmann::json(r.portable.median_ms / r.native->median_ms)
                                                : nlohmann::json()},
                             {"max_error", r.max_error},
-                            {"tolerance", r.tolerance},
-                            {"ok", r.max_error <= r.tolerance}};
+                            {"tolerance", r.tolerance}};
+      add_vendor(row, r);
       rows.push_back(row);
     }
     progress.step(op);
@@ -113,17 +134,68 @@ nlohmann::json bench_ops(const Device& device, const OpBenchOptions& options) {
   return rows;
 }
 
+// The native columns where a row has a twin (a GPU), the vendor columns where a row has a vendor (oneDNN on
+// the CPU), then the vendors' notes, one per operator and note (with its rows where not all of the operator's).
 void print_ops(const nlohmann::json& rows) {
-  Table table({"op", "variant", "ms", "GB/s", "of copy", "GFLOP/s", "native ms", "portable/native", "max err", "ok"});
+  const auto any = [&](const char* key) {
+    return std::any_of(rows.begin(), rows.end(),
+                       [&](const nlohmann::json& r) { return !r.value(key, nlohmann::json()).is_null(); });
+  };
+  const bool native = any("native_time_ms"), vendor = any("vendor");
+  std::vector<std::string> headers = {"op", "variant", "ms", "GB/s", "of copy", "GFLOP/s"};
+  if (native) headers.insert(headers.end(), {"native ms", "portable/native"});
+  headers.push_back("max err");
+  if (vendor)
+    headers.insert(headers.end(), {"vendor", "impl", "vendor ms", "vendor GB/s", "vendor/portable", "vendor err"});
+  headers.push_back("ok");
+  Table table(headers);
   auto number = [](const nlohmann::json& v, int digits) { return v.is_null() ? std::string("-") : fixed(v.get<double>(), digits); };
+  auto error = [](const nlohmann::json& v) {
+    if (v.is_null()) return std::string("-");
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1e", v.get<double>());
+    return std::string(text);
+  };
+  auto text = [](const nlohmann::json& v) { return v.is_null() ? std::string("-") : v.get<std::string>(); };
+  std::map<std::string, int> op_rows;
+  std::vector<std::pair<std::string, std::string>> notes;   // (op, note), first seen first
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> noted;   // their rows' variants
   for (const auto& r : rows) {
-    char err[32];
-    std::snprintf(err, sizeof err, "%.1e", r["max_error"].get<double>());
-    table.add({r["op"].get<std::string>(), r["variant"].get<std::string>(), number(r["time_ms"], 3),
-               number(r["gbps"], 1), fixed(100 * r["fraction_of_copy"].get<double>(), 0) + "%", number(r["gflops"], 1),
-               number(r["native_time_ms"], 3), number(r["ratio"], 3), err, r["ok"].get<bool>() ? "yes" : "NO"});
+    std::vector<std::string> cells = {r["op"].get<std::string>(), r["variant"].get<std::string>(),
+                                      number(r["time_ms"], 3), number(r["gbps"], 1),
+                                      fixed(100 * r["fraction_of_copy"].get<double>(), 0) + "%",
+                                      number(r["gflops"], 1)};
+    if (native) cells.insert(cells.end(), {number(r["native_time_ms"], 3), number(r["ratio"], 3)});
+    cells.push_back(error(r["max_error"]));
+    if (vendor)
+      cells.insert(cells.end(), {text(r["vendor"]), text(r["vendor_impl"]), number(r["vendor_time_ms"], 3),
+                                 number(r["vendor_gbps"], 1), number(r["portable_vs_vendor"], 3),
+                                 error(r["vendor_max_error"])});
+    cells.push_back(r["ok"].get<bool>() ? "yes" : "NO");
+    table.add(cells);
+    const std::pair<std::string, std::string> note = {r["op"].get<std::string>(),
+                                                      text(r.value("vendor_note", nlohmann::json()))};
+    ++op_rows[note.first];
+    if (note.second == "-") continue;
+    if (!noted.count(note)) notes.push_back(note);
+    noted[note].push_back(r["variant"].get<std::string>());
   }
   table.print(std::cout);
+  if (!vendor) return;
+  std::cout << "vendor/portable: the vendor's time over portkern's on the same data (above 1: portkern is faster); "
+               "vendor err: its output over a NaN-poisoned buffer against the same float64 reference";
+  const std::string onednn_version = onednn::version();
+  if (!onednn_version.empty()) std::cout << "; " << onednn_version;
+  std::cout << '\n';
+  for (const auto& [op, note] : notes) {   // the rows it concerns, unless it is every row of the operator
+    const auto& variants = noted[{op, note}];
+    std::string rows_of;
+    if (variants.size() < std::size_t(op_rows[op])) {
+      for (const auto& variant : variants) rows_of += (rows_of.empty() ? " (" : ", ") + variant;
+      rows_of += ")";
+    }
+    std::cout << "  " << op << rows_of << ": " << note << '\n';
+  }
 }
 
 }  // namespace portkern::bench::opsuite

@@ -1,6 +1,7 @@
 // `portkern bench ops`: each DNN operator (seed 004) timed on its sizes, with the bytes it must move (or the
-// FLOPs it must do, for the compute-bound four), its native CUDA twin on a GPU, and its error against the
-// float64 reference. Every operator registers its benchmark from its own file, tools/bench/ops/<op>.cpp:
+// FLOPs it must do, for the compute-bound four), its native CUDA twin on a GPU, oneDNN on the CPU where it
+// has the primitive (tools/bench/ops/onednn.hpp), and its error against the float64 reference. Every
+// operator registers its benchmark from its own file, tools/bench/ops/<op>.cpp:
 //
 //   PORTKERN_OP_BENCH(flip, /*compute_bound=*/false) {   // `ctx` is the OpContext
 //     std::vector<OpResult> results;
@@ -68,6 +69,18 @@ struct OpContext {
                   const char* dtype, const void* data, std::size_t bytes, const std::vector<std::int64_t>& shape) const;
 };
 
+// A vendor library's form of the row's work on the same input data (oneDNN on the CPU), its output checked
+// over a buffer poisoned with NaN. No time: the vendor could not run it (note says why).
+struct VendorResult {
+  std::string name;                    // "onednn"
+  std::string impl;                    // the implementation it ran, e.g. "jit:avx512_core"
+  std::optional<Measurement> time;
+  double max_error = 0;                // against the operator's float64 reference
+  double tolerance = 0;                // the operator's, unless note says why it differs
+  double bytes = 0;                    // the memory traffic of the vendor's form of the work
+  std::string note;                    // any difference in the work done (precision, layout, extra traffic)
+};
+
 struct OpResult {
   std::string variant;                 // e.g. "f32 1024x1024x1024 dims 0,1,2"
   nlohmann::json params;               // what tools/ops/torch_ops/<op>.py needs to rebuild the call
@@ -76,6 +89,7 @@ struct OpResult {
   Measurement portable;
   std::optional<Measurement> native;   // the CUDA twin, GPU only
   double max_error = 0, tolerance = 0; // against the reference, on this data
+  std::optional<VendorResult> vendor;  // oneDNN on the CPU, where it has the primitive
 };
 
 using OpBench = std::vector<OpResult> (*)(OpContext&);
@@ -119,7 +133,11 @@ struct OpBenchOptions {
 };
 
 // Rows {"op", "variant", "size", "params", "time_ms", "bytes", "gbps", "gflops", "fraction_of_copy",
-// "compute_bound", "native_time_ms", "ratio" (portable / native time), "max_error", "tolerance", "ok"}.
+// "compute_bound", "native_time_ms", "ratio" (portable / native time), "max_error", "tolerance", "vendor",
+// "vendor_impl", "vendor_time_ms", "vendor_gbps" (the vendor's bytes over its time), "vendor_max_error",
+// "vendor_tolerance", "portable_vs_vendor" (vendor time / portable time: above 1, portkern is faster),
+// "vendor_note", "ok"}; the vendor fields are null where the row has no vendor (vendor_note may still say
+// why). "ok": the portable output within tolerance and, where the vendor ran, the vendor's within its own.
 nlohmann::json bench_ops(const Device& device, const OpBenchOptions& options);
 void print_ops(const nlohmann::json& rows);
 std::vector<std::string> registered_ops();
