@@ -24,9 +24,9 @@ struct BiasRelu {
     float* row = data + g.x() * channels;
     const float* add = residual ? residual + g.x() * channels : nullptr;
     const std::int64_t k0 = g.y() * items;
-    g.for_each_item([&](kernel::Item item) {
+    g.for_each_item_below(channels - k0, [&](kernel::Item item) {
       const std::int64_t k = k0 + item.x;
-      if (k < channels) row[k] = finish(add ? row[k] + add[k] : row[k], bias, relu, k);
+      row[k] = finish(add ? row[k] + add[k] : row[k], bias, relu, k);
     });
   }
 };

@@ -46,6 +46,19 @@ class Group {
       }
   }
 
+  // f(item) for the items whose x is below `count` (uniform; a group's last items past the end of the data):
+  // the item loop's trip count, not a condition in every item, so the phase stays a plain vector loop (a
+  // per-item condition on a 64-bit index becomes masked accesses GCC 12 does not vectorise with float data).
+  template <class F>
+  PORTKERN_INLINE void for_each_item_below(std::int64_t count, F&& f) const {
+    const int xs = count >= S::x ? S::x : count <= 0 ? 0 : int(count);
+    for (int z = 0; z < S::z; ++z)
+      for (int y = 0; y < S::y; ++y) {
+#pragma omp simd
+        for (int x = 0; x < xs; ++x) f(Item{x, y, z, (z * S::y + y) * S::x + x});
+      }
+  }
+
   void barrier() const {}
 
   template <class T, int Id>

@@ -33,6 +33,12 @@ struct Group {
     f(Item{x, y, z, (z * S::y + y) * S::x + x});
   }
 
+  // f(item) for the items whose x is below `count` (uniform): the threads past it skip the phase.
+  template <class F>
+  __device__ __forceinline__ void for_each_item_below(std::int64_t count, F&& f) const {
+    if (std::int64_t(threadIdx.x) < count) for_each_item(f);
+  }
+
   __device__ __forceinline__ void barrier() const { __syncthreads(); }
 
   template <class T, int Id>

@@ -15,9 +15,11 @@
 //   portkern::kernel::cpu::launch(queue, portkern::kernel::Range{groups_x, groups_y}, MyKernel{...});
 //
 // The contract that makes one source correct on both back ends:
-// - Work happens in phases, each a g.for_each_item(f); items of one phase may only communicate through
-//   group-local memory after a g.barrier(). Code outside for_each_item runs once per group on the CPU and
-//   once per item on CUDA, so it must be uniform (same value for every item): loop bounds, pointers.
+// - Work happens in phases, each a g.for_each_item(f) (or g.for_each_item_below(count, f): only the items
+//   whose x is below a uniform count, where a group runs past the end of its data); items of one phase may
+//   only communicate through group-local memory after a g.barrier(). Code outside for_each_item runs once
+//   per group on the CPU and once per item on CUDA, so it must be uniform (same value for every item): loop
+//   bounds, pointers.
 // - Per-item state that lives across phases is a private_array, indexed by the item.
 // - local<T, Id>(): Id gives each group-local allocation its identity (two tiles of one type are distinct).
 // - Everything the kernel is tuned over is a compile-time parameter of the kernel type.

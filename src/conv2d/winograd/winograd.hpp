@@ -97,18 +97,30 @@ struct WinogradInput {
                        n = t / (tiles.tiles_w * tiles.tiles_h);
     const std::int64_t iy0 = ty * M - a.pad_top, ix0 = tx * M - a.pad_left, c0 = g.y() * items;
     const float* image = a.input + n * a.in_h * a.in_w * a.in_c;
-    const bool inside = iy0 >= 0 && ix0 >= 0 && iy0 + alpha <= a.in_h && ix0 + alpha <= a.in_w;
-    g.for_each_item([&](kernel::Item item) {
+    // A tile inside the image (uniform) reads its window without conditions, which the CPU vectorises (a
+    // condition on each element, even a uniform one, becomes masked loads GCC 12 does not vectorise).
+    if (iy0 >= 0 && ix0 >= 0 && iy0 + alpha <= a.in_h && ix0 + alpha <= a.in_w)
+      transform<true>(g, image, iy0, ix0, c0, count);
+    else
+      transform<false>(g, image, iy0, ix0, c0, count);
+  }
+
+  template <bool Inside, class Group>
+  PORTKERN_INLINE void transform(Group& g, const float* image, std::int64_t iy0, std::int64_t ix0, std::int64_t c0,
+                                 std::int64_t count) const {
+    g.for_each_item_below(a.in_c - c0, [&](kernel::Item item) {
       const std::int64_t c = c0 + item.x;
-      if (c >= a.in_c) return;
       float d[alpha][alpha];
       PORTKERN_UNROLL
       for (int i = 0; i < alpha; ++i)
         PORTKERN_UNROLL
         for (int j = 0; j < alpha; ++j) {
           const std::int64_t iy = iy0 + i, ix = ix0 + j;
-          d[i][j] = inside || (iy >= 0 && iy < a.in_h && ix >= 0 && ix < a.in_w) ? image[(iy * a.in_w + ix) * a.in_c + c]
-                                                                                  : 0.f;
+          // Padding: the load is of a pixel that exists (the window's own where inside, else pixel 0) and a
+          // select makes it 0, so that no load is conditional.
+          const bool there = Inside || (iy >= 0 && iy < a.in_h && ix >= 0 && ix < a.in_w);
+          const float value = image[(there ? iy * a.in_w + ix : 0) * a.in_c + c];
+          d[i][j] = there ? value : 0.f;
         }
       float tmp[alpha][alpha];   // B^T d
       PORTKERN_UNROLL
@@ -150,9 +162,8 @@ struct WinogradFilterTransform {
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
     const std::int64_t c = g.x(), k0 = g.y() * items;
-    g.for_each_item([&](kernel::Item item) {
+    g.for_each_item_below(out_c - k0, [&](kernel::Item item) {
       const std::int64_t k = k0 + item.x;
-      if (k >= out_c) return;
       float w[3][3];
       PORTKERN_UNROLL
       for (int r = 0; r < 3; ++r)
@@ -205,9 +216,16 @@ struct WinogradOutput {
     const std::int64_t oy0 = ty * M, ox0 = tx * M, k0 = g.y() * items;
     const std::int64_t stride = pixel_stride ? pixel_stride : a.out_c;
     float* out = a.output + n * a.out_h * a.out_w * stride;
-    g.for_each_item([&](kernel::Item item) {
+    // A tile whole inside the output (uniform) stores without conditions (see WinogradInput).
+    if (oy0 + M <= a.out_h && ox0 + M <= a.out_w) transform<true>(g, out, oy0, ox0, k0, stride, count);
+    else transform<false>(g, out, oy0, ox0, k0, stride, count);
+  }
+
+  template <bool Inside, class Group>
+  PORTKERN_INLINE void transform(Group& g, float* out, std::int64_t oy0, std::int64_t ox0, std::int64_t k0,
+                                 std::int64_t stride, std::int64_t count) const {
+    g.for_each_item_below(a.out_c - k0, [&](kernel::Item item) {
       const std::int64_t k = k0 + item.x;
-      if (k >= a.out_c) return;
       float p[alpha][alpha];
       PORTKERN_UNROLL
       for (int i = 0; i < alpha; ++i)
@@ -234,7 +252,7 @@ struct WinogradOutput {
             if (W::at(j, l) != 0.f) sum += tmp[i][l] * W::at(j, l);
           const std::int64_t oy = oy0 + i, ox = ox0 + j;
           const std::int64_t at = (oy * a.out_w + ox) * stride + k;
-          if (oy < a.out_h && ox < a.out_w) out[at] = finish(sum, a, out - a.output + at, k);
+          if (Inside || (oy < a.out_h && ox < a.out_w)) out[at] = finish(sum, a, out - a.output + at, k);
         }
     });
   }
