@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "portkern/kernel/model.hpp"
+#include "portkern/kernel/private_array.hpp"
 
 namespace portkern::conv2d_impl {
 
@@ -31,21 +32,27 @@ struct Pool2d {
     const std::int64_t y_begin = y0 < 0 ? 0 : y0, y_end = y0 + a.window_h < a.in_h ? y0 + a.window_h : a.in_h;
     const std::int64_t x_begin = x0 < 0 ? 0 : x0, x_end = x0 + a.window_w < a.in_w ? x0 + a.window_w : a.in_w;
     const float* image = a.input + n * a.in_h * a.in_w * a.channels;
-    const std::int64_t c0 = g.y() * items;
-    g.for_each_item([&](kernel::Item item) {
-      const std::int64_t c = c0 + item.x;
-      if (c >= a.channels) return;
-      float acc = Max ? image[(y_begin * a.in_w + x_begin) * a.channels + c] : 0.f;
-      for (std::int64_t y = y_begin; y < y_end; ++y)
-        for (std::int64_t x = x_begin; x < x_end; ++x) {
-          const float value = image[(y * a.in_w + x) * a.channels + c];
+    const std::int64_t c0 = g.y() * items, channels = a.channels - c0;
+    // The window's loops outside the items, one phase per element with the accumulator in a private array:
+    // on CUDA the same per-thread loop, on the CPU the items are the SIMD lanes of every step.
+    kernel::private_array<float, 1, Group> acc;
+    g.for_each_item_below(channels, [&](kernel::Item item) {
+      acc(item, 0) = Max ? image[(y_begin * a.in_w + x_begin) * a.channels + c0 + item.x] : 0.f;
+    });
+    for (std::int64_t y = y_begin; y < y_end; ++y)
+      for (std::int64_t x = x_begin; x < x_end; ++x) {
+        const float* row = image + (y * a.in_w + x) * a.channels + c0;
+        g.for_each_item_below(channels, [&](kernel::Item item) {
+          const float value = row[item.x];
           if constexpr (Max)
-            acc = value > acc ? value : acc;
+            acc(item, 0) = value > acc(item, 0) ? value : acc(item, 0);
           else
-            acc += value;
-        }
-      if constexpr (!Max) acc /= float((y_end - y_begin) * (x_end - x_begin));
-      a.output[pixel * a.channels + c] = acc;
+            acc(item, 0) += value;
+        });
+      }
+    const float count = float((y_end - y_begin) * (x_end - x_begin));
+    g.for_each_item_below(channels, [&](kernel::Item item) {
+      a.output[pixel * a.channels + c0 + item.x] = Max ? acc(item, 0) : acc(item, 0) / count;
     });
   }
 };
