@@ -1,7 +1,7 @@
 // accuracy against its exact reference: prime class counts (scalar path), classes % 4 == 0 (vector path
-// with several phases), an unaligned scores pointer, heavy ties (scores on a grid of 4 values, so the
-// column-order tie rule decides), k = 1 and k = classes, labels at both ends and out of range, NaN, and
-// bad arguments.
+// with several phases), the CPU's whole steps of columns with and without a partial last one, an unaligned
+// scores pointer, heavy ties (scores on a grid of 4 values, so the column-order tie rule decides), k = 1 and
+// k = classes, labels at both ends and out of range, NaN, and bad arguments.
 #include <cmath>
 
 #include "op_testing.hpp"
@@ -57,6 +57,11 @@ PORTKERN_OP_TEST(Accuracy, MatchesReference) {
     check(device, 9, 4100, 3, wide, 1);                     // unaligned: scalar path
     const auto narrow = make_data(5, 3, 3, ties);           // fewer classes than items
     for (std::int64_t k : {1, 2, 3}) check(device, 5, 3, k, narrow);
+    const auto steps = make_data(7, 2048, 4, ties);         // the CPU's whole steps of 1024 only
+    for (std::int64_t k : {1, 10, 1024}) check(device, 7, 2048, k, steps);
+    auto one_more = make_data(6, 1025, 5, ties);            // one step and a last one of 1 column
+    one_more.labels = {1024, 0, 1023, 1024, 512, 1};        // labels in the last step, at both ends
+    for (std::int64_t k : {1, 3, 600}) check(device, 6, 1025, k, one_more);
   }
 }
 

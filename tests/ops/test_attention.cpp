@@ -1,6 +1,7 @@
 // attention against its float64 reference: sizes that are not multiples of any tile (1, primes), the float4
 // and the scalar path (d % 4, a misaligned pointer), chunks longer than one 8-row tile with a partial last
-// tile, logits far beyond exp's float range (max subtraction), equal scores, and bad arguments.
+// tile, the CPU's split into chunks and its whole and partial steps of columns, logits far beyond exp's float
+// range (max subtraction), equal scores, and bad arguments.
 #include "op_testing.hpp"
 #include "ops/attention/plan.hpp"
 #include "ops/attention/reference.hpp"
@@ -63,6 +64,23 @@ PORTKERN_OP_TEST(Attention, LongChunksWithPartialTile) {
   ASSERT_EQ(ops::attention_impl::make_plan(6001, 20).chunk_rows, 16);
   check_attention(device, 6001, 20);
   check_attention(device, 6001, 5);
+}
+
+PORTKERN_OP_TEST(Attention, CpuChunksAndColumnSteps) {
+  // The CPU's split: multiples of 8 rows, at most 256, never more chunks than the workspace was sized for.
+  for (std::int64_t n : {1, 9, 300, 6001, 100000})
+    for (int threads : {1, 2, 64}) {
+      const auto cpu = ops::attention_impl::make_cpu_plan(n, 20, threads), gpu = ops::attention_impl::make_plan(n, 20);
+      EXPECT_EQ(cpu.chunk_rows % 8, 0);
+      EXPECT_LE(cpu.chunk_rows, ops::attention_impl::max_chunk_rows);
+      EXPECT_LE(cpu.chunks, gpu.chunks);
+      EXPECT_EQ(cpu.chunks, (n + cpu.chunk_rows - 1) / cpu.chunk_rows);
+    }
+  // Its steps of 128 columns: whole steps only, whole steps and a partial one; chunks of whole 8-row tiles,
+  // and chunks ending in single rows.
+  check_attention(device, 257, 256);
+  check_attention(device, 1000, 300);
+  check_attention(device, 4100, 131);
 }
 
 PORTKERN_OP_TEST(Attention, LargeLogitsAreStable) {

@@ -1,7 +1,7 @@
 // cross_entropy_backward against its float64 reference (the corrected gradient), for half, float and
-// double: positions that are prime (scalar path), multiples of 2/4/8 (each vector width), an unaligned
-// pointer, class counts not multiples of the unroll, masks on (grad_out_neg used), targets out of range,
-// valid log-softmax inputs, and bad arguments.
+// double: positions that are prime (scalar path), multiples of 2/4/8 (each vector width), whole and partial
+// CPU groups of positions, an unaligned pointer, class counts not multiples of the unroll, masks on
+// (grad_out_neg used), targets out of range, valid log-softmax inputs, and bad arguments.
 #include <cmath>
 
 #include "op_testing.hpp"
@@ -81,6 +81,11 @@ void check_all(const Device& device) {
   check<T>(device, 2, 6, 36, 5, 1);       // unaligned: scalar
   check<T>(device, 2, 10, 64, 6, 0, true);
   check<T>(device, 1, 1, 1, 7);
+  // The CPU's groups of 1024 positions: exactly one, two and one position more (a last group of 1), one
+  // short of a group; 1, 4 and 9 classes (blocks of 4 classes and single ones).
+  check<T>(device, 2, 9, 1024, 8);
+  check<T>(device, 1, 4, 2049, 9);
+  check<T>(device, 2, 1, 1023, 10);
 }
 
 PORTKERN_OP_TEST(CrossEntropy, HalfMatchesReference) { check_all<half>(device); }

@@ -1,6 +1,7 @@
 // dense_embedding against its float64 reference: D of 1, 3 (scalar path), 4, 8, 130, 516 (vector path over
-// more than one pass), empty batches, a single batch, offsets[0] > 0 and offsets[B] < total (the elements
-// outside must keep their poison), misaligned pointers (scalar fallback), in place, no rows, bad offsets.
+// more than one pass), 256, 257, 771 (the CPU's whole steps of a row, with and without a partial last one),
+// empty batches, a single batch, offsets[0] > 0 and offsets[B] < total (the elements outside must keep their
+// poison), misaligned pointers (scalar fallback), in place, no rows, bad offsets.
 // Tolerance: out is one float rounding of a + b with |a + b| < 2, so |out - exact| <= 2^-23 ~ 1.2e-7.
 #include <random>
 
@@ -52,6 +53,9 @@ PORTKERN_OP_TEST(DenseEmbedding, MatchesReference) {
   check_dense(device, {1, 2, 3, 4, 5, 6, 7, 8, 9}, 8);
   check_dense(device, {0, 13, 2, 0}, 130);
   check_dense(device, {3, 5}, 516);
+  check_dense(device, {2, 3}, 256);   // the CPU's steps of 256 elements: whole steps only
+  check_dense(device, {1, 2}, 257);   // and a last step of 1 element
+  check_dense(device, {4, 1}, 771);
   std::mt19937 rng(5);   // a ragged batch of 37 with lengths 1..37, as the spec draws them
   std::vector<std::int64_t> ragged(37);
   for (auto& r : ragged) r = std::int64_t(rng() % 37 + 1);

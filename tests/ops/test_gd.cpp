@@ -1,7 +1,7 @@
 // gd against its float64 reference over several iterations (x carried by both), on small gisette-like data
 // sets with row counts / columns that are not multiples of 8 groups or 32 lanes, empty rows and columns,
-// long rows (many lanes' worth of nonzeros), determinism (two runs bit-identical), the host transpose, and
-// bad arguments.
+// long rows (many lanes' worth of nonzeros), rows of whole CPU blocks of nonzeros, determinism (two runs
+// bit-identical), the host transpose, and bad arguments.
 #include "op_testing.hpp"
 #include "ops/gd/dataset.hpp"
 #include "ops/gd/reference.hpp"
@@ -56,6 +56,8 @@ PORTKERN_OP_TEST(Gd, SeveralStepsOddSizes) {
   check_gd(device, 1, 1, 1, 1, 3);
   check_gd(device, 97, 53, 3, 40, 6);       // ragged rows, < 32 lanes and > 32 lanes
   check_gd(device, 203, 1031, 150, 600, 4);   // long rows (up to 19 nonzeros per lane), a few empty columns
+  check_gd(device, 19, 300, 128, 128, 3);     // the CPU's blocks of 128 nonzeros: one whole block per row
+  check_gd(device, 26, 400, 256, 257, 3);     // two whole blocks, with or without one nonzero more
 }
 
 PORTKERN_OP_TEST(Gd, EmptyRowsAndColumns) {

@@ -1,7 +1,7 @@
 // logprob against its float64 reference: vocabularies that are not multiples of 4 (vector path with a
 // scalar tail), odd padding (scalar path), an unaligned logits pointer, several vector phases per row,
-// sequences of every length from 1 to T, large logits (the max subtraction), out-of-range ids, NaN, and
-// bad arguments.
+// the CPU's whole steps of columns with and without a partial last step, sequences of every length from 1
+// to T, large logits (the max subtraction), out-of-range ids, NaN, and bad arguments.
 #include <cmath>
 
 #include "op_testing.hpp"
@@ -66,6 +66,10 @@ PORTKERN_OP_TEST(Logprob, MatchesReference) {
   check(device, {2, 3, 257, 260, {3, 2}, 6.f, 0.f, 1}, make_data({2, 3, 257, 260, {}}, 4));   // unaligned
   check(device, {1, 2, 1, 1, {2}}, make_data({1, 2, 1, 1, {}}, 5));                      // one word: lp = 0
   check(device, {1, 9, 3, 4, {9}}, make_data({1, 9, 3, 4, {}}, 6));                       // fewer columns than items
+  // The CPU's steps of 2048 columns: whole steps only, one column past them, several steps plus a tail.
+  check(device, {2, 3, 2048, 2048, {3, 2}}, make_data({2, 3, 2048, 2048, {}}, 10));
+  check(device, {2, 3, 2049, 2052, {3, 3}}, make_data({2, 3, 2049, 2052, {}}, 11));
+  check(device, {3, 4, 6151, 6152, {4, 2, 3}}, make_data({3, 4, 6151, 6152, {}}, 12));
 }
 
 PORTKERN_OP_TEST(Logprob, LargeLogitsAreStable) {

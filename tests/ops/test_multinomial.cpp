@@ -1,7 +1,8 @@
 // multinomial against its float64 reference. Integer weights (sums exact in float) must match exactly;
 // real-valued weights within the spec's one index (rounding at bucket edges), always on a positive weight.
-// Covers rows of 1 weight up to 3 chunks of 2048, the vector and scalar paths, zero rows, zero runs at both
-// ends, u = 0 and u just below 1, and bad arguments.
+// Covers rows of 1 weight up to 3 chunks of 2048, whole CPU blocks of 1024 with and without a partial last
+// one, the vector and scalar paths, zero rows, zero runs at both ends, u = 0 and u just below 1, and bad
+// arguments.
 #include <cmath>
 
 #include "op_testing.hpp"
@@ -45,7 +46,10 @@ std::vector<int> run(const Device& device, std::int64_t rows, std::int64_t k, co
 
 PORTKERN_OP_TEST(Multinomial, IntegerWeightsMatchExactly) {
   for (auto [rows, k, shift] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{7, 1, 0}, {9, 3, 0}, {5, 100, 0},
-                                {5, 2048, 0}, {3, 2049, 0}, {3, 5000, 0}, {4, 4101, 0}, {4, 1028, 0}, {4, 1027, 0}, {4, 1028, 1}}) {
+                                {5, 2048, 0}, {3, 2049, 0}, {3, 5000, 0}, {4, 4101, 0}, {4, 1028, 0}, {4, 1027, 0},
+                                {4, 1028, 1},
+                                // the CPU's blocks of 1024: one, one and 1 more, three and 7 more
+                                {9, 1024, 0}, {9, 1025, 0}, {9, 3079, 0}}) {
     const Data d = make_data(rows, k, unsigned(k), true);
     EXPECT_TRUE(all_equal(run(device, rows, k, d, shift), impl::reference(rows, k, d.w, d.u)))
         << rows << " x " << k << " shift " << shift;

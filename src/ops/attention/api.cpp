@@ -37,13 +37,14 @@ void attention(Queue& queue, std::int64_t n, std::int64_t d, const float* keys, 
   queue.check_pointer(query, function, "query");
   queue.check_pointer(out, function, "out");
   queue.check_pointer(workspace, function, "workspace");
-  const auto plan = attention_impl::make_plan(n, d);
   auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
   const bool vector = d % 4 == 0 && aligned(keys) && aligned(values) && aligned(query) && aligned(out) &&
                       aligned(workspace);
-  if (queue.device().is_cpu()) return attention_impl::portable_cpu(queue, plan, vector, keys, values, query, out, workspace);
+  if (queue.device().is_cpu())   // the CPU's split: a few long chunks per thread
+    return attention_impl::portable_cpu(queue, attention_impl::make_cpu_plan(n, d, queue.cpu_threads()), vector, keys,
+                                        values, query, out, workspace);
 #if PORTKERN_HAVE_CUDA
-  attention_impl::portable_cuda(queue, plan, vector, keys, values, query, out, workspace);
+  attention_impl::portable_cuda(queue, attention_impl::make_plan(n, d), vector, keys, values, query, out, workspace);
 #endif
 }
 

@@ -18,6 +18,11 @@ struct Plan {
   PORTKERN_INLINE std::int64_t max_offset() const { return chunks * d; }
   PORTKERN_INLINE std::int64_t sum_offset() const { return chunks * d + chunks; }
   PORTKERN_INLINE std::int64_t workspace_floats() const { return chunks * d + 2 * chunks; }
+  // The rows of chunk b (chunk_rows but for the last chunk).
+  PORTKERN_INLINE int rows_of(std::int64_t b) const {
+    const std::int64_t left = n - b * chunk_rows;
+    return int(left < chunk_rows ? left : chunk_rows);
+  }
 };
 
 constexpr int max_chunk_rows = 256;   // the chunk kernel's group size: one score per item
@@ -30,6 +35,21 @@ inline Plan make_plan(std::int64_t n, std::int64_t d) {
   std::int64_t rows = (n + target_chunks - 1) / target_chunks;
   rows = (rows + 7) / 8 * 8;
   if (rows < 8) rows = 8;
+  if (rows > max_chunk_rows) rows = max_chunk_rows;
+  p.chunk_rows = int(rows);
+  p.chunks = (n + rows - 1) / rows;
+  return p;
+}
+
+// The CPU's split: a few chunks per thread (about 8), as long as the rows allow (at most 256 per chunk), so
+// that the per-chunk work (the softmax of its scores, its partial row written and combined) is spread over
+// many rows; never more chunks than make_plan's, so the workspace it sizes is enough.
+inline Plan make_cpu_plan(std::int64_t n, std::int64_t d, int threads) {
+  Plan p = make_plan(n, d);
+  const std::int64_t target = 8 * std::int64_t(threads < 1 ? 1 : threads);
+  std::int64_t rows = (n + target - 1) / target;
+  rows = (rows + 7) / 8 * 8;
+  if (rows < p.chunk_rows) rows = p.chunk_rows;
   if (rows > max_chunk_rows) rows = max_chunk_rows;
   p.chunk_rows = int(rows);
   p.chunks = (n + rows - 1) / rows;

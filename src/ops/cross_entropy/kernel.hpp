@@ -4,9 +4,15 @@
 // over the classes, Unroll classes per phase (Unroll independent vector loads in flight per item), reads
 // log_probs[b][k][h..h+N) and writes grad at the same place: consecutive items on consecutive vectors, so
 // both streams are fully coalesced on CUDA and contiguous SIMD on the CPU. No reductions.
+// A group is one of two uniform cases: a batch entry's last group (its positions checked) or not (no checks);
+// the classes go in whole blocks of Unroll and then one at a time (no per-class condition). The CPU, whose
+// items are SIMD lanes, takes one position per item (N = 1) in groups of 1024: each class's run is then 4 KB
+// of float, whole pages for the prefetcher. With N = 1 every item computes and only a last group's loads and
+// stores are masked (no exp under a condition); a half goes through its bits (load_if, store_if).
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "ops/cross_entropy/plan.hpp"
 #include "portkern/kernel/math.hpp"
@@ -23,9 +29,16 @@ struct BackwardKernel {
   Args<T> a;
   std::int64_t groups_per_batch;
 
+  // A uniform branch: only a batch entry's last group can reach past its positions and needs checks.
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
     const std::int64_t b = g.x() / groups_per_batch, h_group = (g.x() - b * groups_per_batch) * span;
+    if (h_group + span <= a.positions) phase<false>(g, b, h_group);
+    else phase<true>(g, b, h_group);
+  }
+
+  template <bool Checked, class Group>
+  PORTKERN_INLINE void phase(Group& g, std::int64_t b, std::int64_t h_group) const {
     const std::int64_t H = a.positions, W = a.classes;
     const int classes = int(W);   // checked < 2^31 by the API
     kernel::private_array<C, N, Group> gamma;
@@ -35,71 +48,83 @@ struct BackwardKernel {
       PORTKERN_UNROLL
       for (int e = 0; e < N; ++e) {
         const std::int64_t h = h0 + e, i = b * H + h;
-        const bool in = h < H;
+        const bool in = !Checked || h < H;
         const std::int64_t t = in ? a.target[i] : -1;
         target(item, e) = t >= 0 && t < W ? int(t) : -1;
         gamma(item, e) = in ? -(widen(a.grad_out[i]) + C(a.mask[i]) * widen(a.grad_out_neg[i])) * widen(a.weight[i])
                             : C(0);
       }
     });
+    // Whole blocks of Unroll classes, then the rest one class per phase: no per-class condition inside.
+    int k0 = 0;
+    for (; k0 + Unroll <= classes; k0 += Unroll) classes_phase<Checked, Unroll>(g, b, h_group, k0, gamma, target);
+    for (; k0 < classes; ++k0) classes_phase<Checked, 1>(g, b, h_group, k0, gamma, target);
+  }
+
+  // grad[b][k0 + u][h] for u < U and the group's positions h: U independent loads in flight per item.
+  template <bool Checked, int U, class Group, class Gamma, class Target>
+  PORTKERN_INLINE void classes_phase(Group& g, std::int64_t b, std::int64_t h_group, int k0, Gamma& gamma,
+                                     Target& target) const {
+    const std::int64_t H = a.positions, W = a.classes;
     const T* L = a.log_probs + b * W * H;
     T* G = a.grad + b * W * H;
-    for (int k0 = 0; k0 < classes; k0 += Unroll) {   // an int class index: one compare per element
-      g.for_each_item([&](kernel::Item item) {
-        const std::int64_t h0 = h_group + std::int64_t(item.x) * N;
-        if (h0 >= H) return;   // N divides H on the vector path: a vector is wholly in or out
-        if constexpr (N > 1) {
-          kernel::vec<T, N> l[Unroll];
+    g.for_each_item([&](kernel::Item item) {
+      const std::int64_t h0 = h_group + std::int64_t(item.x) * N;
+      if constexpr (N > 1) {
+        if (Checked && h0 >= H) return;   // N divides H on the vector path: a vector is wholly in or out
+        kernel::vec<T, N> l[U];
+        PORTKERN_UNROLL
+        for (int u = 0; u < U; ++u) l[u] = kernel::vec<T, N>::load(L + std::int64_t(k0 + u) * H + h0);
+        PORTKERN_UNROLL
+        for (int u = 0; u < U; ++u) {
+          kernel::vec<T, N> o;
           PORTKERN_UNROLL
-          for (int u = 0; u < Unroll; ++u)
-            if (k0 + u < classes) l[u] = kernel::vec<T, N>::load(L + std::int64_t(k0 + u) * H + h0);
-          PORTKERN_UNROLL
-          for (int u = 0; u < Unroll; ++u) {
-            if (k0 + u >= classes) continue;
-            kernel::vec<T, N> o;
-            PORTKERN_UNROLL
-            for (int e = 0; e < N; ++e) {
-              const C onehot = target(item, e) == k0 + u ? C(1) : C(0);
-              o[e] = narrow<T>(gamma(item, e) * (onehot - kernel::exp(widen(l[u][e]))));
-            }
-            o.store(G + std::int64_t(k0 + u) * H + h0);
+          for (int e = 0; e < N; ++e) {
+            const C onehot = target(item, e) == k0 + u ? C(1) : C(0);
+            o[e] = narrow<T>(gamma(item, e) * (onehot - kernel::exp(widen(l[u][e]))));
           }
-        } else {
-          T l[Unroll];
-          PORTKERN_UNROLL
-          for (int u = 0; u < Unroll; ++u)
-            if (k0 + u < classes) l[u] = L[std::int64_t(k0 + u) * H + h0];
-          PORTKERN_UNROLL
-          for (int u = 0; u < Unroll; ++u) {
-            if (k0 + u >= classes) continue;
-            const C onehot = target(item, 0) == k0 + u ? C(1) : C(0);
-            G[std::int64_t(k0 + u) * H + h0] = narrow<T>(gamma(item, 0) * (onehot - kernel::exp(widen(l[u]))));
-          }
+          o.store(G + std::int64_t(k0 + u) * H + h0);
         }
-      });
-    }
+      } else {   // one position per item (the CPU's form): every item computes, only the loads and stores
+                 // of a last group are masked, no call under a condition
+        const bool in = !Checked || h0 < H;
+        C l[U];   // widened as loaded: an array of half structs would stay in memory
+        PORTKERN_UNROLL
+        for (int u = 0; u < U; ++u) l[u] = widen(load_if(L + std::int64_t(k0 + u) * H + h0, in));
+        PORTKERN_UNROLL
+        for (int u = 0; u < U; ++u) {
+          const C onehot = target(item, 0) == k0 + u ? C(1) : C(0);
+          const T o = narrow<T>(gamma(item, 0) * (onehot - kernel::exp(l[u])));
+          store_if(G + std::int64_t(k0 + u) * H + h0, o, in);
+        }
+      }
+    });
   }
 };
 
 template <class Backend, class T, int N>
 void launch_width(Queue& queue, const Args<T>& a) {
-  using Kernel = BackwardKernel<T, N>;
+  // The CPU: 1024 positions per group, so that each class's run of the group is a few KB long (whole pages
+  // for the prefetcher) rather than 128 elements.
+  using Kernel = std::conditional_t<Backend::items_are_lanes, BackwardKernel<T, N, 1024>, BackwardKernel<T, N>>;
   const std::int64_t per_batch = (a.positions + Kernel::span - 1) / Kernel::span;
   Backend::launch(queue, kernel::Range{per_batch * a.batch}, Kernel{a, per_batch});
 }
 
-// The launch sequence, written once over the back end: the kernel for the call's vector width.
+// The launch sequence, written once over the back end: the kernel for the call's vector width (one
+// position per item on the CPU, whose items are SIMD lanes).
 template <class Backend, class T>
 void run(Queue& queue, const Args<T>& a) {
-  switch (a.width) {
-    case 1: return launch_width<Backend, T, 1>(queue, a);
-    case 2: return launch_width<Backend, T, 2>(queue, a);
-    case 4:
-      if constexpr (sizeof(T) <= 4) return launch_width<Backend, T, 4>(queue, a);
-      break;
-    case 8:
-      if constexpr (sizeof(T) <= 2) return launch_width<Backend, T, 8>(queue, a);
-      break;
+  if constexpr (!Backend::items_are_lanes) {
+    switch (a.width) {
+      case 2: return launch_width<Backend, T, 2>(queue, a);
+      case 4:
+        if constexpr (sizeof(T) <= 4) return launch_width<Backend, T, 4>(queue, a);
+        break;
+      case 8:
+        if constexpr (sizeof(T) <= 2) return launch_width<Backend, T, 8>(queue, a);
+        break;
+    }
   }
   return launch_width<Backend, T, 1>(queue, a);
 }

@@ -36,6 +36,23 @@ PORTKERN_INLINE T narrow(Compute<T> x) {
   else return x;
 }
 
+// One element loaded or stored where `in` holds (a masked access in the CPU's vectorised item loop): a half
+// through its bits, so that GCC sees a 16-bit scalar access, not a copy of a struct (which it neither
+// if-converts nor vectorises).
+template <class T>
+PORTKERN_INLINE T load_if(const T* p, bool in) {
+  if constexpr (std::is_same_v<T, half>) return half{in ? p->bits : std::uint16_t(0)};
+  else return in ? *p : T(0);
+}
+template <class T>
+PORTKERN_INLINE void store_if(T* p, T v, bool in) {
+  if constexpr (std::is_same_v<T, half>) {
+    if (in) p->bits = v.bits;
+  } else {
+    if (in) *p = v;
+  }
+}
+
 // The widest vector (<= 16 bytes) that divides positions and to which log_probs and grad are aligned.
 template <class T>
 int choose_width(std::int64_t positions, const void* log_probs, const void* grad) {

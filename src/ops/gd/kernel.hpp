@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "portkern/kernel/group_algorithms.hpp"
 #include "portkern/kernel/math.hpp"
@@ -78,8 +79,73 @@ PORTKERN_INLINE float lane_dot(std::int64_t begin, std::int64_t end, int lane, c
   return s0 + s1;
 }
 
+// The CPU's form, whose items are SIMD lanes: a group of 32 items takes its 8 rows (columns) one after the
+// other, the row's nonzeros across the items (k = begin + u * 32 + x): uniform loops over whole blocks of
+// 32 * Unroll nonzeros without checks, the last block with masked loads (a masked-off item gathers element 0,
+// which exists, times 0). Each item's running sum lives in red[y][x]; the 32 lane sums of the 8 rows are
+// then added in the fixed order of lane_sums (32 -> 4 -> 1) and the rows' results computed by every item
+// (y = x % 8), stored by the first 8: no call under a condition.
+namespace lanes_form {
+
+constexpr int unroll = 4;
+constexpr std::int64_t block = std::int64_t(lanes) * unroll;
+static_assert(lanes == 4 * per_group, "item x sums the lanes x % 4 + 4 j of row x / 4, and computes row x % 8");
+
+template <bool Checked, class Group, class Gather>
+PORTKERN_INLINE void dot_block(Group& g, float* sum, std::int64_t k0, std::int64_t end, const std::int32_t* idx,
+                               const float* val, Gather& gather) {
+  g.for_each_item([&](kernel::Item item) {
+    float s = sum[item.x];
+    PORTKERN_UNROLL
+    for (int u = 0; u < unroll; ++u) {
+      const std::int64_t k = k0 + u * lanes + item.x;
+      const bool in = !Checked || k < end;
+      s += (in ? val[k] : 0.f) * gather(in ? idx[k] : 0);
+    }
+    sum[item.x] = s;
+  });
+}
+
+// dots[y] = the sparse dot product of row first + y (0 past `count`), y < per_group, in a fixed order.
+// Ids 0 and 1 of local memory.
+template <class Group, class Gather>
+PORTKERN_INLINE void row_dots(Group& g, std::int64_t first, std::int64_t count, const std::int64_t* ptr,
+                              const std::int32_t* idx, const float* val, Gather gather, float (&dots)[per_group]) {
+  auto& red = g.template local<float[per_group][lanes], 0>();
+  auto& red2 = g.template local<float[per_group * 4], 1>();
+  for (int y = 0; y < per_group; ++y) {
+    float* sum = red[y];
+    g.for_each_item([&](kernel::Item item) { sum[item.x] = 0.f; });
+    if (first + y >= count) continue;   // uniform
+    const std::int64_t begin = ptr[first + y], end = ptr[first + y + 1];
+    std::int64_t k0 = begin;
+    for (; k0 + block <= end; k0 += block) dot_block<false>(g, sum, k0, end, idx, val, gather);
+    if (k0 < end) dot_block<true>(g, sum, k0, end, idx, val, gather);
+  }
+  g.barrier();
+  g.for_each_item([&](kernel::Item item) {   // item x: row x / 4, lanes x % 4 + 4 j
+    const float* row = red[item.x / 4];
+    float s = 0.f;
+    PORTKERN_UNROLL
+    for (int j = 0; j < lanes / 4; ++j) s += row[item.x % 4 + 4 * j];
+    red2[item.x] = s;
+  });
+  g.barrier();
+  PORTKERN_UNROLL
+  for (int y = 0; y < per_group; ++y) dots[y] = (red2[4 * y] + red2[4 * y + 1]) + (red2[4 * y + 2] + red2[4 * y + 3]);
+}
+
+}  // namespace lanes_form
+
+// The logistic loss log(1 + e^t), stable: max(t, 0) + log1p(e^-|t|) (one exp and one log1p, no branch).
+PORTKERN_INLINE float logistic_loss(float t) {
+  return (t > 0.f ? t : 0.f) + kernel::log1p(kernel::exp(-kernel::abs(t)));
+}
+
+// Lanes: the CPU's form (lanes_form), else CUDA's.
+template <bool Lanes = false>
 struct RowKernel {
-  using group_shape = kernel::Shape<lanes, per_group>;
+  using group_shape = std::conditional_t<Lanes, kernel::Shape<lanes>, kernel::Shape<lanes, per_group>>;
   Params p;
   const std::int64_t* row_ptr;
   const std::int32_t* col_idx;
@@ -90,30 +156,46 @@ struct RowKernel {
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
-    auto& loss = g.template local<float[per_group], 2>();
-    auto& correct = g.template local<float[per_group], 3>();
+    auto& loss = g.template local<float[Lanes ? lanes : per_group], 2>();
+    auto& correct = g.template local<float[Lanes ? lanes : per_group], 3>();
     const std::int64_t row0 = g.x() * per_group;
     float* r = workspace + p.r_offset();
-    lane_sums(
-        g,
-        [&](kernel::Item item) {
-          const std::int64_t i = row0 + item.y;
-          if (i >= p.rows) return 0.f;
-          return lane_dot(row_ptr[i], row_ptr[i + 1], item.x, col_idx, values, [&](std::int32_t c) { return x[c]; });
-        },
-        [&](int y, float z) {
-          const std::int64_t i = row0 + y;
-          float l = 0.f, c = 0.f;
-          if (i < p.rows) {
-            const float label = labels[i];
-            const float t = -label * z;
-            l = t > 0.f ? t + kernel::log1p(kernel::exp(-t)) : kernel::log1p(kernel::exp(t));
-            c = (z >= 0.f ? 1.f : -1.f) == label ? 1.f : 0.f;
-            r[i] = -label * kernel::sigmoid(t);
-          }
-          loss[y] = l;
-          correct[y] = c;
-        });
+    if constexpr (Lanes) {
+      float z[per_group];
+      lanes_form::row_dots(g, row0, p.rows, row_ptr, col_idx, values, [&](std::int32_t c) { return x[c]; }, z);
+      g.for_each_item([&](kernel::Item item) {
+        const int y = item.x % per_group;
+        const std::int64_t i = row0 + y;
+        const bool in = i < p.rows, mine = in && item.x < per_group;
+        const float label = in ? labels[i] : 0.f;
+        const float t = -label * z[y];
+        loss[item.x] = in ? logistic_loss(t) : 0.f;
+        correct[item.x] = in && (z[y] >= 0.f ? 1.f : -1.f) == label ? 1.f : 0.f;
+        if (mine) r[i] = -label * kernel::sigmoid(t);
+      });
+      g.barrier();
+    } else {
+      lane_sums(
+          g,
+          [&](kernel::Item item) {
+            const std::int64_t i = row0 + item.y;
+            if (i >= p.rows) return 0.f;
+            return lane_dot(row_ptr[i], row_ptr[i + 1], item.x, col_idx, values, [&](std::int32_t c) { return x[c]; });
+          },
+          [&](int y, float z) {
+            const std::int64_t i = row0 + y;
+            float l = 0.f, c = 0.f;
+            if (i < p.rows) {
+              const float label = labels[i];
+              const float t = -label * z;
+              l = logistic_loss(t);
+              c = (z >= 0.f ? 1.f : -1.f) == label ? 1.f : 0.f;
+              r[i] = -label * kernel::sigmoid(t);
+            }
+            loss[y] = l;
+            correct[y] = c;
+          });
+    }
     g.for_each_item([&](kernel::Item item) {
       if (item.linear == 0) {
         float l = 0.f, c = 0.f;
@@ -126,8 +208,9 @@ struct RowKernel {
   }
 };
 
+template <bool Lanes = false>
 struct ColKernel {
-  using group_shape = kernel::Shape<lanes, per_group>;
+  using group_shape = std::conditional_t<Lanes, kernel::Shape<lanes>, kernel::Shape<lanes, per_group>>;
   Params p;
   const std::int64_t* t_row_ptr;
   const std::int32_t* t_col_idx;
@@ -137,27 +220,42 @@ struct ColKernel {
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
-    auto& xsq = g.template local<float[per_group], 2>();
+    auto& xsq = g.template local<float[Lanes ? lanes : per_group], 2>();
     const std::int64_t col0 = g.x() * per_group;
     const float* r = workspace + p.r_offset();
-    lane_sums(
-        g,
-        [&](kernel::Item item) {
-          const std::int64_t j = col0 + item.y;
-          if (j >= p.cols) return 0.f;
-          return lane_dot(t_row_ptr[j], t_row_ptr[j + 1], item.x, t_col_idx, t_values,
-                          [&](std::int32_t i) { return r[i]; });
-        },
-        [&](int y, float grad) {
-          const std::int64_t j = col0 + y;
-          float s = 0.f;
-          if (j < p.cols) {
-            const float xj = x[j];
-            s = xj * xj;
-            x[j] = xj - p.alpha * (grad / float(p.rows) + p.lambda * xj);
-          }
-          xsq[y] = s;
-        });
+    if constexpr (Lanes) {
+      float grad[per_group];
+      lanes_form::row_dots(g, col0, p.cols, t_row_ptr, t_col_idx, t_values, [&](std::int32_t i) { return r[i]; }, grad);
+      g.for_each_item([&](kernel::Item item) {
+        const int y = item.x % per_group;
+        const std::int64_t j = col0 + y;
+        const bool in = j < p.cols, mine = in && item.x < per_group;
+        const float xj = in ? x[j] : 0.f;
+        xsq[item.x] = xj * xj;
+        const float updated = xj - p.alpha * (grad[y] / float(p.rows) + p.lambda * xj);
+        if (mine) x[j] = updated;
+      });
+      g.barrier();
+    } else {
+      lane_sums(
+          g,
+          [&](kernel::Item item) {
+            const std::int64_t j = col0 + item.y;
+            if (j >= p.cols) return 0.f;
+            return lane_dot(t_row_ptr[j], t_row_ptr[j + 1], item.x, t_col_idx, t_values,
+                            [&](std::int32_t i) { return r[i]; });
+          },
+          [&](int y, float grad) {
+            const std::int64_t j = col0 + y;
+            float s = 0.f;
+            if (j < p.cols) {
+              const float xj = x[j];
+              s = xj * xj;
+              x[j] = xj - p.alpha * (grad / float(p.rows) + p.lambda * xj);
+            }
+            xsq[y] = s;
+          });
+    }
     g.for_each_item([&](kernel::Item item) {
       if (item.linear == 0) {
         float s = 0.f;
@@ -168,6 +266,7 @@ struct ColKernel {
     });
   }
 };
+
 
 struct FinishKernel {
   using group_shape = kernel::Shape<256>;
@@ -202,8 +301,11 @@ template <class Backend>
 void run(Queue& queue, const Params& p, const std::int64_t* row_ptr, const std::int32_t* col_idx, const float* values,
          const std::int64_t* t_row_ptr, const std::int32_t* t_col_idx, const float* t_values, const float* labels,
          float* x, float* objective_error, float* workspace) {
-  Backend::launch(queue, kernel::Range{p.row_groups}, RowKernel{p, row_ptr, col_idx, values, labels, x, workspace});
-  Backend::launch(queue, kernel::Range{p.col_groups}, ColKernel{p, t_row_ptr, t_col_idx, t_values, x, workspace});
+  constexpr bool lanes_form = Backend::items_are_lanes;
+  Backend::launch(queue, kernel::Range{p.row_groups},
+                  RowKernel<lanes_form>{p, row_ptr, col_idx, values, labels, x, workspace});
+  Backend::launch(queue, kernel::Range{p.col_groups},
+                  ColKernel<lanes_form>{p, t_row_ptr, t_col_idx, t_values, x, workspace});
   Backend::launch(queue, kernel::Range{1}, FinishKernel{p, workspace, objective_error});
 }
 

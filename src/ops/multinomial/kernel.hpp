@@ -130,10 +130,145 @@ struct SampleKernel {
   }
 };
 
+// The CPU's form, whose items are SIMD lanes (consecutive items should load consecutive weights): the row in
+// blocks of Items * PerItem = 1024 weights.
+//  1. Sum: item i adds the weights i, i + Items, ... (contiguous loads), a group_reduce gives sum(w).
+//  2. Search, block by block: the block's sum, the same way; while carry + that sum <= u * sum(w) the block is
+//     passed over (carry += its sum). The block where the prefix crosses is taken as the CUDA form takes a
+//     chunk: item i owns the PerItem consecutive weights i * PerItem, ... (an interleaved load group, which
+//     the vectoriser turns into loads and permutes), their sums' exclusive scan over the items gives each
+//     segment's offset, each item walks its segment (from its private array: item-fastest) and marks its
+//     first j with w_j > 0 and prefix_j > u * sum(w); a group_reduce (min) makes it the group's. Rounding may
+//     leave the block without a hit: the search then goes on from the next block.
+//  3. No hit in the row (u * sum(w) beyond the last prefix, by rounding): the last positive weight (a max
+//     over the items of the last positive j they saw).
+// Whole blocks are phases without checks; only the row's last, partial block masks its loads (zeros).
+template <int Items = 64, int PerItem = 16>
+struct SampleKernelLanes {
+  using group_shape = kernel::Shape<Items>;
+  static constexpr std::int64_t block = std::int64_t(Items) * PerItem;
+  Args a;
+
+  // The weight at j (0 past the row's end where Checked).
+  template <bool Checked>
+  PORTKERN_INLINE float weight(const float* row, std::int64_t j) const {
+    return !Checked || j < a.categories ? row[j] : 0.f;
+  }
+
+  // acc(item) += the block's weights base + item.x + Items * e, e < PerItem.
+  template <bool Checked, class Group, class Acc>
+  PORTKERN_INLINE void add_block(Group& g, Acc& acc, const float* row, std::int64_t base) const {
+    g.for_each_item([&](kernel::Item item) {
+      float s = acc(item, 0);
+      PORTKERN_UNROLL
+      for (int e = 0; e < PerItem; ++e) s += weight<Checked>(row, base + item.x + Items * e);
+      acc(item, 0) = s;
+    });
+  }
+
+  // The block's sum.
+  template <bool Checked, class Group>
+  PORTKERN_INLINE float block_sum(Group& g, const float* row, std::int64_t base) const {
+    kernel::private_array<float, 1, Group> acc;
+    g.for_each_item([&](kernel::Item item) { acc(item, 0) = 0.f; });
+    add_block<Checked>(g, acc, row, base);
+    return kernel::group_reduce<0, float>(
+        g, [&](kernel::Item item) { return acc(item, 0); }, [](float p, float q) { return p + q; }, 0.f);
+  }
+
+  // The first j of the block with w_j > 0 and carry + prefix_j > target, INT_MAX if none.
+  template <bool Checked, class Group>
+  PORTKERN_INLINE int search(Group& g, const float* row, std::int64_t base, float carry, float target) const {
+    kernel::private_array<float, PerItem, Group> x;   // the segment's weights
+    kernel::private_array<float, 1, Group> part;      // the segment's sum, then its offset in the row
+    g.for_each_item([&](kernel::Item item) {
+      float s = 0.f;
+      PORTKERN_UNROLL
+      for (int e = 0; e < PerItem; ++e) {
+        x(item, e) = weight<Checked>(row, base + item.x * PerItem + e);
+        s += x(item, e);
+      }
+      part(item, 0) = s;
+    });
+    kernel::group_inclusive_scan<1, float>(
+        g, [&](kernel::Item item) { return part(item, 0); }, [](float p, float q) { return p + q; },
+        [&](kernel::Item item, float inclusive) { part(item, 0) = carry + (inclusive - part(item, 0)); });
+    kernel::private_array<int, 1, Group> hit;
+    g.for_each_item([&](kernel::Item item) {
+      const int j0 = int(base) + item.x * PerItem;
+      float prefix = part(item, 0);
+      int first = INT_MAX;
+      PORTKERN_UNROLL
+      for (int e = 0; e < PerItem; ++e) {
+        const float w = x(item, e);
+        prefix += w;
+        const int j = (w > 0.f) & (prefix > target) ? j0 + e : INT_MAX;   // zeros past the end are never positive
+        first = j < first ? j : first;                                       // (selects, no branch)
+      }
+      hit(item, 0) = first;
+    });
+    return kernel::group_reduce<2, int>(
+        g, [&](kernel::Item item) { return hit(item, 0); }, [](int p, int q) { return p < q ? p : q; }, INT_MAX);
+  }
+
+  // The last j with w_j > 0 (-1 if none) among the block's weights, merged into last(item).
+  template <bool Checked, class Group, class Last>
+  PORTKERN_INLINE void last_positive(Group& g, Last& last, const float* row, std::int64_t base) const {
+    g.for_each_item([&](kernel::Item item) {
+      int l = last(item, 0);
+      PORTKERN_UNROLL
+      for (int e = 0; e < PerItem; ++e) {
+        const std::int64_t j = base + item.x + Items * e;
+        l = weight<Checked>(row, j) > 0.f ? int(j) : l;
+      }
+      last(item, 0) = l;
+    });
+  }
+
+  template <class Group>
+  PORTKERN_KERNEL void operator()(Group& g) const {
+    const std::int64_t r = g.x(), n = a.categories;
+    const float* row = a.weights + r * n;
+    const std::int64_t whole = n / block * block;   // blocks [0, whole) need no checks
+    kernel::private_array<float, 1, Group> acc;
+    g.for_each_item([&](kernel::Item item) { acc(item, 0) = 0.f; });
+    for (std::int64_t base = 0; base < whole; base += block) add_block<false>(g, acc, row, base);
+    if (whole < n) add_block<true>(g, acc, row, whole);
+    const float total = kernel::group_reduce<0, float>(
+        g, [&](kernel::Item item) { return acc(item, 0); }, [](float p, float q) { return p + q; }, 0.f);
+    int found = 0;   // a zero (or NaN) row: 0
+    if (total > 0.f) {   // uniform
+      const float target = a.uniforms[r] * total;
+      float carry = 0.f;
+      found = INT_MAX;
+      for (std::int64_t base = 0; base < n && found == INT_MAX; base += block) {
+        const bool checked = base == whole;
+        const float sum = checked ? block_sum<true>(g, row, base) : block_sum<false>(g, row, base);
+        if (carry + sum > target)
+          found = checked ? search<true>(g, row, base, carry, target) : search<false>(g, row, base, carry, target);
+        carry += sum;
+      }
+      if (found == INT_MAX) {   // rounding left u * sum(w) beyond the last prefix: the last positive weight
+        kernel::private_array<int, 1, Group> last;
+        g.for_each_item([&](kernel::Item item) { last(item, 0) = -1; });
+        for (std::int64_t base = 0; base < whole; base += block) last_positive<false>(g, last, row, base);
+        if (whole < n) last_positive<true>(g, last, row, whole);
+        const int l = kernel::group_reduce<3, int>(
+            g, [&](kernel::Item item) { return last(item, 0); }, [](int p, int q) { return p > q ? p : q; }, -1);
+        found = l < 0 ? 0 : l;
+      }
+    }
+    g.for_each_item([&](kernel::Item item) {
+      if (item.linear == 0) a.out[r] = found;
+    });
+  }
+};
+
 // The launch sequence, written once over the back end.
 template <class Backend>
 void run(Queue& queue, const Args& a) {
-  Backend::launch(queue, kernel::Range{a.rows}, SampleKernel<>{a});
+  if constexpr (Backend::items_are_lanes) Backend::launch(queue, kernel::Range{a.rows}, SampleKernelLanes<>{a});
+  else Backend::launch(queue, kernel::Range{a.rows}, SampleKernel<>{a});
 }
 
 }  // namespace portkern::ops::multinomial_impl
