@@ -6,6 +6,8 @@
 # against cuBLAS on the square and nets-quick sets); `baselines` checks with PyTorch that our cuDNN/cuBLAS rows are the vendor at its best
 # (tools/baselines/torch_check.py, after the gemm and conv2d benchmarks), `sanitize` runs compute-sanitizer's
 # memcheck, racecheck and initcheck over the GPU tests (SANITIZE_TOOLS, SANITIZE_FILTER narrow it).
+# BUILD_TARGETS narrows the build (e.g. "portkern portkern_gpu_tests" for the GPU tests and benchmarks), OPS the
+# operators of the `ops` part (default: every one in src/ops).
 # TESTS=all|gpu|none picks the CTest runs, GEMM_SETS (default "square seed nets tiled") the GEMM benchmark's sets
 # (or shape CSV files); CONV_NETS (default "vgg16 resnet50") and CONV_BATCHES (default "1 4") the conv2d runs.
 set -uo pipefail
@@ -25,7 +27,9 @@ want() { [[ $parts == *" $1 "* ]]; }
 step "configure + build ($jobs jobs)"
 start=$(date +%s)
 cmake --preset default -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build --preset default -j "$jobs" > "$out/build.log" 2>&1 || { grep -E 'error|Error' -A5 "$out/build.log" | head -60; exit 1; }
+targets=""
+for t in ${BUILD_TARGETS:-}; do targets="$targets --target $t"; done
+cmake --build --preset default -j "$jobs" $targets > "$out/build.log" 2>&1 || { grep -E 'error|Error' -A5 "$out/build.log" | head -60; exit 1; }
 echo "built in $(( $(date +%s) - start )) s"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
 
@@ -95,7 +99,7 @@ if want net; then   # whole networks (portkern run) against PyTorch on the same 
 fi
 if want ops; then
 mkdir -p "$out/ops"
-for op in $(ls src/ops | grep -v CMakeLists.txt); do   # one operator per process: a slow one cannot cost the rest
+for op in ${OPS:-$(ls src/ops | grep -v CMakeLists.txt)}; do   # one operator per process: a slow one cannot cost the rest
   timeout "${OPS_SECONDS:-150}" ./build/portkern bench ops --device cuda:0 --op "$op" --json "$out/ops/$op.json" \
     > "$out/ops/$op.txt" 2>&1 || echo "bench ops --op $op: exit $?"
 done
