@@ -13,4 +13,7 @@ namespace portkern::bench {
 // reports what it cannot allocate itself): "<function>: <what> need 480.0 GB, the cpu has 16.0 GB".
 void check_fits_memory(const Device& device, double bytes, const std::string& function, const std::string& what);
 
+// Whether `bytes` fit in the memory of `device` (always true for a GPU, whose own allocation reports it).
+bool fits_memory(const Device& device, double bytes);
+
 }  // namespace portkern::bench
