@@ -3,10 +3,12 @@
 // NCHW: a group of 256 items reduces one segment of one (n, c) plane: passes of 4 unrolled loads of V int32
 // per item (item i takes vectors i, i + 256, ... : coalesced), sum and sum of squares kept per item in
 // uint64, then one group reduction of the pair and two 64-bit atomic adds. (CPU: 64 items, 16 unrolled.)
-// NHWC: a group of X x 8 items reduces a tile of X channels over `span` pixels: item (x, y) owns channel
-// tile * X + x (for C < X: channel x % C of pixel x / C) and walks pixels y, y + 8, ... (each row of X items
-// reads one contiguous run); the 8 rows (and the pixels sharing a row) are combined in group-local memory, and
-// one item per channel adds to the outputs. X = 32 on CUDA (a 128-byte run per warp), 128 on the CPU.
+// NHWC: a group of X x Y items reduces a tile of X channels over `span` pixels: item (x, y) owns channel
+// tile * X + x (for C < X: channel x % C of pixel x / C) and walks pixels y, y + Y, ... (each row of X items
+// reads one contiguous run); the Y rows (and the pixels sharing a row) are combined in group-local memory, and
+// one item per channel adds to the outputs. X x Y = 32 x 8 on CUDA (a 128-byte run per warp), 512 x 2 on the
+// CPU (whole pixels up to C = 512: the CPU's prefetchers stream them, where 128-channel runs of 2 KB pixels
+// ran at 40% of copy).
 // Both: passes whose elements all exist are a phase without checks, the last one of a group a checked phase.
 #pragma once
 
@@ -95,9 +97,8 @@ struct NchwKernel {
   }
 };
 
-template <int X = 32, int Unroll = 4>
+template <int X = 32, int Y = 8, int Unroll = 4>
 struct NhwcKernel {
-  static constexpr int Y = 8;
   using group_shape = kernel::Shape<X, Y>;
 
   Plan plan;
@@ -162,7 +163,7 @@ void run(Queue& queue, const Plan& plan, const std::int32_t* in, std::int64_t* s
   if (plan.n * plan.hw == 0) return;
   const kernel::Range nhwc_groups{plan.tiles * plan.chunks}, nchw_groups{plan.n * plan.c * plan.segments};
   if constexpr (Backend::items_are_lanes) {
-    if (plan.nhwc) Backend::launch(queue, nhwc_groups, NhwcKernel<cpu_tile_channels, cpu_unroll>{plan, in, sum, sumsq});
+    if (plan.nhwc) Backend::launch(queue, nhwc_groups, NhwcKernel<cpu_tile_channels, cpu_item_rows, cpu_unroll>{plan, in, sum, sumsq});
     else Backend::launch(queue, nchw_groups, NchwKernel<1, 64, 16>{plan, in, sum, sumsq});
   } else {
     if (plan.nhwc) Backend::launch(queue, nhwc_groups, NhwcKernel<>{plan, in, sum, sumsq});

@@ -14,18 +14,19 @@ namespace portkern::ops::channel_sum_impl {
 
 constexpr std::int64_t target_groups = 4096;   // enough to fill an H100 (1056 resident blocks) about 4 times
 
-// How a launch cuts the work: the groups it aims at, and the NHWC kernel's channels per tile and pixel steps
-// per pass (its compile-time X and Unroll). CUDA's (the default, and the native twin's) fills the GPU. On the
-// CPU a group is a loop nest on one thread: a few per thread balance the load, while every further group
-// costs a reduction and one atomic add per channel that the threads contend for (4096 groups of 32 pixels ran
-// at a tenth of the copy bandwidth on NHWC); its tiles are whole 128-channel runs of a pixel.
+// How a launch cuts the work: the groups it aims at, and the NHWC kernel's channels per tile, item rows and
+// pixel steps per pass (its compile-time X, Y and Unroll). CUDA's (the default, and the native twin's) fills
+// the GPU. On the CPU a group is a loop nest on one thread: a few per thread balance the load, while every
+// further group costs a reduction and one atomic add per channel that the threads contend for (4096 groups of
+// 32 pixels ran at a tenth of the copy bandwidth on NHWC); its tiles are runs of up to 512 channels, whole
+// pixels up to C = 512 (2 threads, --size default, C = 512: 32-channel tiles 4 GB/s, 128 11 GB/s, 512 27).
 struct Cut {
   std::int64_t groups = target_groups;
-  int tile_channels = 32, unroll = 4;
+  int tile_channels = 32, item_rows = 8, unroll = 4;
 };
-constexpr int cpu_tile_channels = 128, cpu_unroll = 16;
+constexpr int cpu_tile_channels = 512, cpu_item_rows = 2, cpu_unroll = 8;
 inline Cut cpu_cut(int threads) {
-  return Cut{8 * std::int64_t(threads < 1 ? 1 : threads), cpu_tile_channels, cpu_unroll};
+  return Cut{8 * std::int64_t(threads < 1 ? 1 : threads), cpu_tile_channels, cpu_item_rows, cpu_unroll};
 }
 
 struct Plan {
@@ -67,7 +68,7 @@ inline Plan make_plan(bool nhwc, std::int64_t n, std::int64_t c, std::int64_t hw
     plan.width = c < x ? int(c) : x;
     plan.per_row = x / plan.width;
     plan.tiles = (c + x - 1) / x;
-    const std::int64_t pixels = n * hw, pass = std::int64_t(8) * plan.per_row * cut.unroll;   // 8 item rows
+    const std::int64_t pixels = n * hw, pass = std::int64_t(cut.item_rows) * plan.per_row * cut.unroll;
     std::int64_t chunks = (cut.groups + plan.tiles - 1) / plan.tiles;
     const std::int64_t max_chunks = (pixels + pass - 1) / pass;
     chunks = chunks < 1 ? 1 : chunks > max_chunks ? max_chunks : chunks;
