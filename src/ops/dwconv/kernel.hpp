@@ -42,8 +42,9 @@ inline Params make_params(const DwconvShape& s, int tile_w = tile, int tile_h = 
 // v clamped to [lo, hi], as an int (for bounds that lanes compare against in 32 bits).
 PORTKERN_INLINE int clamp_int(std::int64_t v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : int(v); }
 
-// f(j) for j = 0 .. N - 1 as compile-time constants, without a loop (a loop of one iteration, at k = 1, was
-// unswitched by GCC before it was unrolled, which kept the CPU's item loop from vectorising).
+// f(j) for j = 0 .. N - 1 as compile-time constants, without a loop: GCC unswitched a loop of one iteration
+// (k = 1) before unrolling it, and left the row loop rolled once its body called a tap functor, either of
+// which kept the CPU's item loop from vectorising.
 template <int N, class F>
 PORTKERN_INLINE void each_tap(F&& f) {
   [&]<int... J>(std::integer_sequence<int, J...>) { (f(std::integral_constant<int, J>{}), ...); }(
@@ -120,18 +121,18 @@ struct DwconvKernel {
     }
     g.barrier();
     const int cols = clamp_int(p.out_width - ox0, 0, tile_w);
-    channel_phases<true>(g, plane, ox0, oy0, cols, [&](kernel::Item item, int r) {
-      return &stage[item.y * Rows + r][item.x];
-    });
+    channel_phases<true>(g, plane, ox0, oy0, cols,
+                         [&](kernel::Item item, int r, int j) { return stage[item.y * Rows + r][item.x + j]; });
     g.barrier();   // the next group of this thread (CPU) stages into the same memory
   }
 
-  // The phases of a tile for Kc > 0 without RegisterTaps, one per output channel: row(item, r) points at tap
-  // 0 of the item's input row r (of Rows + Kc - 1). CheckStores: the tile's outputs end before its last
-  // column (cols) or row; a masked store per lane (the row's bound is folded into the lane's).
-  template <bool CheckStores, class Group, class RowAt>
+  // The phases of a tile for Kc > 0 without RegisterTaps, one per output channel: tap(item, r, j) is tap j of
+  // the item's input row r (of Rows + Kc - 1). Checked: items past the tile's columns (cols) or rows idle, and
+  // a row's stores past the plane are masked per lane (the row's bound folded into the lane's: a condition
+  // uniform over the CPU's item loop would be unswitched).
+  template <bool Checked, class Group, class Tap>
   PORTKERN_INLINE void channel_phases(Group& g, std::int64_t plane, std::int64_t ox0, std::int64_t oy0_tile, int cols,
-                                      RowAt&& row_at) const {
+                                      Tap&& tap) const {
     const std::int64_t c_in = plane % p.channels;
     const std::int64_t plane_out = p.out_height * p.out_width;
     const std::int64_t oc0 = plane * p.multiplier;   // = n * C*m + c_in * m
@@ -147,27 +148,26 @@ struct DwconvKernel {
       float* dst = out + (oc0 + mo) * plane_out;
       g.for_each_item([&](kernel::Item item) {
         const std::int64_t oy0 = oy0_tile + std::int64_t(item.y) * Rows;
+        if (Checked && (item.x >= cols || oy0 >= p.out_height)) return;
         float acc[Rows];
         PORTKERN_UNROLL
         for (int r = 0; r < Rows; ++r) acc[r] = b;
-        PORTKERN_UNROLL
-        for (int r = 0; r < Rows + Kc - 1; ++r) {
-          const float* row = row_at(item, r);
+        each_tap<Rows + Kc - 1>([&](auto r) {   // input rows, expanded at compile time like the taps
           float v[Kc];
-          each_tap<Kc>([&](auto j) { v[j] = row[j]; });
+          each_tap<Kc>([&](auto j) { v[j] = tap(item, r, j); });
           PORTKERN_UNROLL
           for (int o = 0; o < Rows; ++o) {
-            const int i = r - o;   // compile-time after unrolling
+            const int i = r - o;
             if (i >= 0 && i < Kc) {
               PORTKERN_UNROLL
               for (int j = 0; j < Kc; ++j) acc[o] += w[i][j] * v[j];
             }
           }
-        }
+        });
         float* col = dst + oy0 * p.out_width + ox0 + item.x;
         PORTKERN_UNROLL
         for (int o = 0; o < Rows; ++o)
-          if (!CheckStores || item.x < cols * int(oy0 + o < p.out_height)) col[o * p.out_width] = acc[o];
+          if (!Checked || item.x < cols * int(oy0 + o < p.out_height)) col[o * p.out_width] = acc[o];
       });
     }
   }
@@ -225,23 +225,19 @@ struct DwconvKernel {
             if (!Checked || oy0 + o < p.out_height) col[o * p.out_width] = acc[o];
         }
       });
-    } else if constexpr (Kc > 0 && !Checked) {
-      // Interior tiles: every tap of every item is in the image.
+    } else if constexpr (Kc > 0) {
+      // Tap j of item x's input row r: image row oy0 - pad + r, column ox0 + x - pad + j; outside the image
+      // (edge tiles): 0.
       const float* base = src + (oy0_tile - p.pad) * p.width + ox0 - p.pad;
-      channel_phases<false>(g, plane, ox0, oy0_tile, cols, [&](kernel::Item item, int r) {
-        return base + (std::int64_t(item.y) * Rows + r) * p.width + item.x;
+      channel_phases<Checked>(g, plane, ox0, oy0_tile, cols, [&](kernel::Item item, int r, int j) {
+        const std::int64_t iy = oy0_tile - p.pad + std::int64_t(item.y) * Rows + r;
+        const bool in_image = !Checked || (iy >= 0 && iy < p.height && item.x + j >= lo && item.x + j < hi);
+        return in_image ? base[(std::int64_t(item.y) * Rows + r) * p.width + item.x + j] : 0.f;
       });
     } else {
       for (int mo = 0; mo < p.multiplier; ++mo) {
         const std::int64_t oc = c_in * p.multiplier + mo;
         const float* wc = weight + oc * k * k;
-        float w[max_k][max_k];
-        if constexpr (Kc > 0) {
-          PORTKERN_UNROLL
-          for (int i = 0; i < Kc; ++i)
-            PORTKERN_UNROLL
-            for (int j = 0; j < Kc; ++j) w[i][j] = wc[i * Kc + j];
-        }
         const float b = bias ? bias[oc] : 0.f;
         float* dst = out + (oc0 + mo) * plane_out;
         g.for_each_item([&](kernel::Item item) {
@@ -252,40 +248,17 @@ struct DwconvKernel {
           PORTKERN_UNROLL
           for (int r = 0; r < Rows; ++r) acc[r] = b;
           const std::int64_t ix0 = ox - p.pad;
-          if constexpr (Kc > 0) {
-            bool col_ok[Kc];
-            PORTKERN_UNROLL
-            for (int j = 0; j < Kc; ++j) col_ok[j] = !Checked || (item.x + j >= lo && item.x + j < hi);
-            PORTKERN_UNROLL
-            for (int r = 0; r < Rows + Kc - 1; ++r) {
-              const std::int64_t iy = oy0 - p.pad + r;
-              const bool row_ok = !Checked || (iy >= 0 && iy < p.height);
-              const float* row = src + iy * p.width + ix0;
-              float v[Kc];
-              PORTKERN_UNROLL
-              for (int j = 0; j < Kc; ++j) v[j] = !Checked || (row_ok && col_ok[j]) ? row[j] : 0.f;
+          for (int r = 0; r < Rows + k - 1; ++r) {
+            const std::int64_t iy = oy0 - p.pad + r;
+            if (Checked && (iy < 0 || iy >= p.height)) continue;
+            const float* row = src + iy * p.width + ix0;
+            for (int j = 0; j < k; ++j) {
+              if (Checked && (item.x + j < lo || item.x + j >= hi)) continue;
+              const float v = row[j];
               PORTKERN_UNROLL
               for (int o = 0; o < Rows; ++o) {
-                const int i = r - o;   // compile-time after unrolling
-                if (i >= 0 && i < Kc) {
-                  PORTKERN_UNROLL
-                  for (int j = 0; j < Kc; ++j) acc[o] += w[i][j] * v[j];
-                }
-              }
-            }
-          } else {
-            for (int r = 0; r < Rows + k - 1; ++r) {
-              const std::int64_t iy = oy0 - p.pad + r;
-              if (Checked && (iy < 0 || iy >= p.height)) continue;
-              const float* row = src + iy * p.width + ix0;
-              for (int j = 0; j < k; ++j) {
-                if (Checked && (item.x + j < lo || item.x + j >= hi)) continue;
-                const float v = row[j];
-                PORTKERN_UNROLL
-                for (int o = 0; o < Rows; ++o) {
-                  const int i = r - o;
-                  if (i >= 0 && i < k) acc[o] += wc[i * k + j] * v;
-                }
+                const int i = r - o;
+                if (i >= 0 && i < k) acc[o] += wc[i * k + j] * v;
               }
             }
           }
