@@ -15,7 +15,7 @@
 
 namespace portkern::ops::flip_impl {
 
-template <class T, int Items = 256, int PerItem = 16, bool UnmaskedReverse = false>
+template <class T, int Items = 256, int PerItem = 16, bool Lanes = false>
 struct FlipKernel {
   using group_shape = kernel::Shape<Items>;
   static constexpr std::int64_t chunk = std::int64_t(Items) * PerItem;
@@ -37,15 +37,19 @@ struct FlipKernel {
 
   // A group is one of four uniform cases: whether its rows are reversed (then consecutive items read
   // consecutive addresses downwards) and whether it is a whole chunk (or a whole set of rows), which needs no
-  // check per element. UnmaskedReverse (the CPU's choice: GCC 12 vectorises no masked reversed access, and
-  // leaves such an item loop scalar) makes the checked cases mask-free: a reversed chunk's items past the row
-  // read its last element, packed groups repeat their last run.
+  // check per element. Lanes (the CPU's launch: items are SIMD lanes; GCC 12 vectorises no masked reversed
+  // access and leaves such an item loop scalar) makes the checked cases mask-free: a reversed chunk's items
+  // past the row read its last element, packed groups repeat their last run.
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
     if (rows_per_group > 1) {   // whole: the group's rows fill all of its elements
-      const bool whole = (g.x() + 1) * rows_per_group <= plan.rows && rows_per_group * plan.length == chunk;
-      if (plan.last_flipped) whole ? packed_rows<true, false>(g) : packed_rows<true, true>(g);
-      else whole ? packed_rows<false, false>(g) : packed_rows<false, true>(g);
+      if constexpr (Lanes) {
+        const bool whole = (g.x() + 1) * rows_per_group <= plan.rows && rows_per_group * plan.length == chunk;
+        if (plan.last_flipped) whole ? packed_rows<true, false>(g) : packed_rows<true, true>(g);
+        else whole ? packed_rows<false, false>(g) : packed_rows<false, true>(g);
+      } else {
+        packed_rows_walked(g);
+      }
       return;
     }
     const bool whole = plan.length - (g.x() % chunks_per_row) * chunk >= chunk;
@@ -65,7 +69,7 @@ struct FlipKernel {
       PORTKERN_UNROLL
       for (int e = 0; e < PerItem; ++e) {
         const std::int64_t c = std::int64_t(e) * Items + item.x;
-        if constexpr (UnmaskedReverse && Flipped && Checked) {   // a clamped read (GCC makes it a gather)
+        if constexpr (Lanes && Flipped && Checked) {   // a clamped read (GCC makes it a gather)
           const std::int64_t last = n - 1, clamped = c < last ? c : last;
           v[e] = src[-clamped];
         } else {
@@ -80,41 +84,77 @@ struct FlipKernel {
     });
   }
 
-  // Several whole rows per group. With length % Items == 0 every item crosses to the next row at the same
-  // element e, so where element e of every item lies is uniform: row row0 + r, columns col + item.x. That
-  // walk (and the source row of each row, found once per row) is done before the phase, so the phase itself
-  // is a plain copy of Items-element runs. Checked: the group's rows end before its last elements (the last
-  // group, or rows that do not divide the chunk). Those elements' loads and stores are masked, or, with
-  // UnmaskedReverse, repeat the group's last run: its item stores the same values to the same place again,
-  // and the phase has no masks.
+  // Several whole rows per group, length % Items == 0: every item crosses to the next row at the same
+  // element e. Checked: the group's rows end before its last elements (the last group, or rows that do not
+  // divide the chunk); those elements are dead.
+  // Lanes: where element e of every item lies is uniform (row row0 + r, columns col + item.x), so the walk and
+  // the source rows are found once before the phase, which is then a plain copy of Items-element runs (the
+  // walk's source_row call under a per-item condition kept the item loop scalar); a dead element repeats the
+  // last live run (its item stores the same values to the same place again), so the phase has no masks.
   template <bool Flipped, bool Checked, class Group>
   PORTKERN_INLINE void packed_rows(Group& g) const {
+    static_assert(Lanes, "CUDA's packed rows are packed_rows_walked");
     const std::int64_t row0 = g.x() * rows_per_group;
     const std::int64_t row_end = row0 + rows_per_group < plan.rows ? row0 + rows_per_group : plan.rows;
-    std::int64_t from[PerItem], to[PerItem];   // element e of item x: in[from[e] +- x] -> out[to[e] + x]
-    bool live[PerItem];
-    std::int64_t row = row0, col = 0, src = source_row(plan, row) * plan.length;
+    // The group's rows are contiguous in the output: element e of item x goes to out[first + e * Items + x]
+    // for e * Items < live.
+    const std::int64_t first = row0 * plan.length, live = (row_end - row0) * plan.length;
+    std::int64_t from[PerItem];   // element e of item x comes from in[from[e] +- x]
+    std::int64_t row = row0, col = 0;
+    from[0] = source_row(plan, row) * plan.length + (Flipped ? plan.length - 1 : 0);
     PORTKERN_UNROLL
-    for (int e = 0; e < PerItem; ++e) {
-      from[e] = src + (Flipped ? plan.length - 1 - col : col);
-      to[e] = row * plan.length + col;
-      live[e] = !Checked || row < row_end;
-      if (UnmaskedReverse && e > 0 && !live[e]) from[e] = from[e - 1], to[e] = to[e - 1];   // e = 0 is live
+    for (int e = 1; e < PerItem; ++e) {
       col += Items;
+      from[e] = from[e - 1] + (Flipped ? -Items : Items);
       if (col >= plan.length) {
         col -= plan.length;
         ++row;
-        if (row < row_end) src = source_row(plan, row) * plan.length;
+        if (row < row_end) from[e] = source_row(plan, row) * plan.length + (Flipped ? plan.length - 1 - col : col);
       }
+      if (Checked && e * Items >= live) from[e] = from[e - 1];
     }
+    std::int64_t to[PerItem];   // element e of item x goes to out[to[e] + x]
+    PORTKERN_UNROLL
+    for (int e = 0; e < PerItem; ++e) to[e] = first + (Checked && e * Items >= live ? live - Items : e * Items);
+    g.for_each_item([&](kernel::Item item) {
+      T v[PerItem];
+      PORTKERN_UNROLL
+      for (int e = 0; e < PerItem; ++e) v[e] = in[Flipped ? from[e] - item.x : from[e] + item.x];
+      PORTKERN_UNROLL
+      for (int e = 0; e < PerItem; ++e) out[to[e] + item.x] = v[e];
+    });
+  }
+
+  // CUDA's packed rows: each item walks its elements, finding a row's source when it crosses into it, so
+  // that the loads stay interleaved with the walk (few registers: 16 doubles in flight already spill).
+  template <class Group>
+  PORTKERN_INLINE void packed_rows_walked(Group& g) const {
+    const std::int64_t row0 = g.x() * rows_per_group;
+    const std::int64_t row_end = row0 + rows_per_group < plan.rows ? row0 + rows_per_group : plan.rows;
+    const auto source = [&](std::int64_t row, std::int64_t col) {
+      return source_row(plan, row) * plan.length + (plan.last_flipped ? plan.length - 1 - col : col);
+    };
     g.for_each_item([&](kernel::Item item) {
       T v[PerItem] = {};
+      std::int64_t row = row0, col = item.x, src = source(row, col);
       PORTKERN_UNROLL
-      for (int e = 0; e < PerItem; ++e)
-        if (UnmaskedReverse || live[e]) v[e] = in[Flipped ? from[e] - item.x : from[e] + item.x];
+      for (int e = 0; e < PerItem; ++e) {
+        if (row < row_end) v[e] = in[src];
+        col += Items;
+        src += plan.last_flipped ? -Items : Items;
+        if (col >= plan.length) {
+          col -= plan.length;
+          ++row;
+          if (row < row_end) src = source(row, col);
+        }
+      }
+      row = row0, col = item.x;
       PORTKERN_UNROLL
-      for (int e = 0; e < PerItem; ++e)
-        if (UnmaskedReverse || live[e]) out[to[e] + item.x] = v[e];
+      for (int e = 0; e < PerItem; ++e) {
+        if (row < row_end) out[row * plan.length + col] = v[e];
+        col += Items;
+        if (col >= plan.length) col -= plan.length, ++row;
+      }
     });
   }
 };
