@@ -7,10 +7,13 @@
 // the m output channels reuse the tile through the cache (L1 on CUDA). The weights of the current channel
 // are uniform values (registers on CUDA). Kc = 1, 3, 5 are unrolled; Kc = 0 is the generic k.
 //
-// A tile is one of two uniform cases: interior (every tap of every item in the image, every output inside the
-// plane: no checks) or edge. The CPU (items are SIMD lanes) takes tiles of 16 x 8 outputs (16 items, one
-// AVX-512 vector, of 8 rows; taller tiles leave more of the plane in edge tiles), a phase per output channel,
-// and stages its edge tiles (StageEdges) so that they run the interior tile's code too.
+// With SplitTiles a tile is one of two uniform cases: interior (every tap of every item in the image, every
+// output inside the plane: no checks) or edge (CUDA splits at k = 5, where it also lowers ptxas's registers
+// from 109 to 80; at k <= 3 and the generic k the two cases in one kernel took more registers than the
+// checked code alone, 56 -> 64 at k = 1, so CUDA keeps one checked case there). The CPU (items are SIMD
+// lanes) splits at every k and takes tiles of 16 x 8 outputs (16 items, one AVX-512 vector, of 8 rows; taller
+// tiles leave more of the plane in edge tiles), a phase per output channel, and stages its edge tiles
+// (StageEdges) so that they run the interior tile's code too.
 #pragma once
 
 #include <cstdint>
@@ -57,9 +60,9 @@ PORTKERN_INLINE void each_tap(F&& f) {
 // channel that reloads them (from L1). StageEdges: an edge tile first copies its input window, zero-padded,
 // into group-local memory (a phase per input row, whose bounds are uniform), and then runs the interior
 // tile's phases on that copy: no bounds check per tap (the CPU's choice: its per-tap masks cost more than the
-// taps, 1.8x the interior time at k = 5).
+// taps, 1.8x the interior time at k = 5). SplitTiles: interior tiles are a case of their own (see the header).
 template <int Kc, int TX = tile, int ItemsY = items_y, int Rows = item_rows, bool RegisterTaps = (Kc > 0 && Kc <= 3),
-          bool StageEdges = false>
+          bool StageEdges = false, bool SplitTiles = (Kc > 0 && !RegisterTaps)>
 struct DwconvKernel {
   using group_shape = kernel::Shape<TX, ItemsY>;
   static constexpr int tile_w = TX, tile_h = ItemsY * Rows;
@@ -68,7 +71,7 @@ struct DwconvKernel {
   static constexpr int stage_h = tile_h + max_k - 1, stage_pitch = (tile_w + max_k - 1 + TX * ItemsY - 1) /
                                                                       (TX * ItemsY) * (TX * ItemsY);
   static_assert(!RegisterTaps || Kc > 0, "taps in registers need a window fixed at compile time");
-  static_assert(!StageEdges || (Kc > 0 && !RegisterTaps), "staging is for the phase-per-channel path");
+  static_assert(!StageEdges || (Kc > 0 && !RegisterTaps && SplitTiles), "staging is for the phase-per-channel path");
 
   Params p;
   const float* in;
@@ -77,8 +80,8 @@ struct DwconvKernel {
   float* out;
 
   // A tile is interior when all of its outputs exist and all the taps they read are in the image: a phase
-  // without any bounds check. Edge tiles check rows (uniform per item row) and columns (per item, in 32 bits),
-  // or are staged (StageEdges).
+  // without any bounds check (SplitTiles). Other tiles check rows (uniform per item row) and columns (per
+  // item), or are staged (StageEdges).
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
     const int k = Kc > 0 ? Kc : p.k;
@@ -88,8 +91,10 @@ struct DwconvKernel {
     const bool interior = ox0 + tile_w <= p.out_width && oy0 + tile_h <= p.out_height && ox0 >= p.pad &&
                           oy0 >= p.pad && ox0 + tile_w + k - 1 - p.pad <= p.width &&
                           oy0 + tile_h + k - 1 - p.pad <= p.height;
-    if (interior) tile_phases<false>(g, plane, ox0, oy0);
-    else if constexpr (StageEdges) staged_tile(g, plane, ox0, oy0);
+    if constexpr (SplitTiles) {
+      if (interior) return tile_phases<false>(g, plane, ox0, oy0);
+    }
+    if constexpr (StageEdges) staged_tile(g, plane, ox0, oy0);
     else tile_phases<true>(g, plane, ox0, oy0);
   }
 
@@ -253,7 +258,7 @@ struct DwconvKernel {
             if (Checked && (iy < 0 || iy >= p.height)) continue;
             const float* row = src + iy * p.width + ix0;
             for (int j = 0; j < k; ++j) {
-              if (Checked && (item.x + j < lo || item.x + j >= hi)) continue;
+              if (Checked && (ix0 + j < 0 || ix0 + j >= p.width)) continue;
               const float v = row[j];
               PORTKERN_UNROLL
               for (int o = 0; o < Rows; ++o) {
@@ -278,7 +283,7 @@ struct DwconvKernel {
 // at 120-127%, staged at 150-163%).
 template <class Backend, int Kc>
 void launch(Queue& queue, const DwconvShape& s, const float* in, const float* weight, const float* bias, float* out) {
-  using Cpu = DwconvKernel<Kc, 16, 1, 8, false, Kc != 0>;
+  using Cpu = DwconvKernel<Kc, 16, 1, 8, false, Kc != 0, true>;
   using Kernel = std::conditional_t<Backend::items_are_lanes, Cpu, DwconvKernel<Kc>>;
   const Params p = make_params(s, Kernel::tile_w, Kernel::tile_h);
   Backend::launch(queue, kernel::Range{s.batch * s.channels * p.tiles_x * p.tiles_y}, Kernel{p, in, weight, bias, out});
