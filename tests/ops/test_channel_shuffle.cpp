@@ -29,7 +29,10 @@ const std::vector<std::vector<std::int64_t>> shapes = {
     // n, c, hw, groups
     {1, 1, 1, 1},   {1, 2, 1, 2},    {3, 6, 7, 2},   {2, 6, 13, 3},  {1, 35, 5, 5},    {2, 35, 5, 35},
     {1, 12, 64, 4}, {2, 64, 3, 2},   {1, 96, 9, 3},  {1, 70, 4, 7},  {2, 4, 4100, 2},  {1, 3, 1031, 3},
-    {1, 1030, 3, 5}, {3, 2, 333, 1}, {1, 33, 17, 11}};
+    {1, 1030, 3, 5}, {3, 2, 333, 1}, {1, 33, 17, 11},
+    // whole chunks and groups only (NCHW: planes of 4096 and 8192; NHWC: 64 and 256 pixels of C = 32, 8),
+    // and a whole chunk followed by a partial one
+    {2, 4, 4096, 2}, {1, 2, 8192, 2}, {1, 32, 64, 4}, {2, 8, 128, 2}, {1, 6, 4096 + 17, 3}};
 
 PORTKERN_OP_TEST(ChannelShuffle, NchwMatchesReference) {
   for (const auto& s : shapes) check_shuffle(device, false, s[0], s[1], s[2], s[3]);

@@ -1,5 +1,5 @@
-// channel_sum against its exact reference, both outputs: both layouts, C below, at and above 32 (and not a
-// multiple of it), HW of 1 and primes, HW % 4 == 0 (the NCHW vector path) over several segments, a
+// channel_sum against its exact reference, both outputs: both layouts, C below, at and above 32 and 512 (and
+// not a multiple of them), HW of 1 and primes, HW % 4 == 0 (the NCHW vector path) over several segments, a
 // misaligned input (scalar fallback), magnitudes whose sums overflow int32 (the HeCBench flaw), extreme
 // values whose squares wrap int64 (defined: modulo 2^64, as torch), empty batches and bad arguments.
 #include <random>
@@ -46,7 +46,11 @@ void check_sum(const Device& device, bool nhwc, std::int64_t n, std::int64_t c, 
 
 const std::vector<std::vector<std::int64_t>> shapes = {
     {1, 1, 1},  {3, 5, 1}, {2, 3, 7},  {1, 3, 5000}, {2, 4, 4100}, {1, 32, 64}, {2, 35, 13},
-    {3, 70, 999}, {1, 7, 1031}, {4, 1, 257}, {1, 100, 1}, {2, 33, 300}};
+    {3, 70, 999}, {1, 7, 1031}, {4, 1, 257}, {1, 100, 1}, {2, 33, 300},
+    // the CPU's 512-channel NHWC tiles (whole, partial, several; C dividing 512 or not) and its NCHW passes of
+    // 1024 (whole passes, a partial last one, a segment shorter than a pass)
+    {2, 128, 77}, {1, 130, 50}, {3, 48, 101}, {1, 64, 300}, {1, 512, 20}, {2, 513, 9}, {1, 1100, 7},
+    {3, 200, 33}, {1, 2, 1024}, {3, 2, 2048}, {1, 1, 1023}, {2, 3, 4097}};
 
 PORTKERN_OP_TEST(ChannelSum, NchwMatchesReference) {
   for (const auto& s : shapes) check_sum(device, false, s[0], s[1], s[2], 1000);

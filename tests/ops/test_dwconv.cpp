@@ -37,6 +37,20 @@ PORTKERN_OP_TEST(Dwconv, MultipliersAndWindows) {
   for (int k : {2, 4, 7}) check_dwconv(device, {1, 2, 35, 19, 2, k, k / 2});   // the generic path
 }
 
+// Planes of several tiles in both directions (the CPU's 16 x 32, CUDA's 32 x 32), so that interior tiles (no
+// bounds checks) sit next to edge tiles on every side; widths and heights that are and are not multiples of
+// the tile, with and without pad, and windows wider than the pad.
+PORTKERN_OP_TEST(Dwconv, InteriorAndEdgeTiles) {
+  for (int k : {1, 3, 5}) {
+    for (int pad : {0, 1, 2}) check_dwconv(device, {1, 2, 97, 83, 2, k, pad});
+    check_dwconv(device, {2, 1, 64, 64, 4, k, 0});    // whole tiles at k = 1, pad 0: every tile interior
+    check_dwconv(device, {1, 1, 66, 66, 1, k, 1});
+    check_dwconv(device, {1, 3, 70, 131, 3, k, k / 2});
+  }
+  check_dwconv(device, {1, 2, 75, 70, 2, 4, 2});   // the generic path
+  check_dwconv(device, {1, 1, 80, 77, 1, 7, 0});
+}
+
 PORTKERN_OP_TEST(Dwconv, PadsAndOddPlanes) {
   for (int pad : {0, 2, 3}) check_dwconv(device, {1, 2, 33, 65, 1, 3, pad});
   check_dwconv(device, {3, 1, 1, 1, 2, 1, 0});     // a single pixel

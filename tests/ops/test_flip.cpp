@@ -40,6 +40,16 @@ PORTKERN_OP_TEST(Flip, EverySubsetOfDimensions) {
       check_flip<float>(device, shape, dims);
     }
   }
+  // Rows that fill a group's elements exactly (1024 x 4, 2048 x 2, 4096: whole groups and whole chunks, no
+  // checks) and rows that do not (1536 x 2, 768 x 5 of 4096: the CPU repeats a group's last run), with a
+  // partial last group, reversed and not, in both element types.
+  const std::vector<std::vector<std::int64_t>> packed = {{9, 1024}, {3, 2048}, {3, 4096}, {2, 8193},
+                                                         {11, 1536}, {21, 768}};
+  for (const auto& shape : packed)
+    for (const std::vector<int>& dims : std::vector<std::vector<int>>{{0}, {1}, {0, 1}}) {
+      check_flip<float>(device, shape, dims);
+      check_flip<double>(device, shape, dims);
+    }
   check_flip<double>(device, {17, 1025, 3}, {0, 1, 2});
   check_flip<double>(device, {4, 9, 11}, {2, 0});
 }

@@ -51,6 +51,20 @@ PORTKERN_OP_TEST(Maxpool3d, OtherWindowsAndStrides) {
   check_pool(device, 2, 5, 7, 5, 2);       // window = Hin: one output row
 }
 
+// Every row width from 1 to past four of the CPU's 16-output steps, and some across CUDA's 256- and 512-output
+// steps, for the unrolled windows (2/2, 3/2) and the plan's (2/1, 4/3): rows shorter than a step (checked), a
+// whole number of steps, a step and a few outputs (the last step shifted back), in groups of several rows.
+PORTKERN_OP_TEST(Maxpool3d, EveryRowWidth) {
+  const std::int64_t wide[] = {127, 128, 129, 255, 256, 257, 300, 513};
+  for (const auto [window, stride] : {std::pair{2, 2}, {3, 2}, {2, 1}, {4, 3}}) {
+    for (std::int64_t w_out = 1; w_out <= 70; ++w_out)
+      check_pool(device, 2, window + stride * 2 + w_out % 2, (w_out - 1) * stride + window + w_out % stride, window,
+                 stride);
+    for (const std::int64_t w_out : wide)
+      check_pool(device, 1, window + 9, (w_out - 1) * stride + window, window, stride);
+  }
+}
+
 PORTKERN_OP_TEST(Maxpool3d, NanPropagatesAndNegativeInfinityIsKept) {
   check_pool(device, 3, 16, 64, 2, 2, true);
   check_pool(device, 2, 9, 15, 2, 2, true);

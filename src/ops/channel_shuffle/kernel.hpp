@@ -8,11 +8,16 @@
 // (x, y) owns one output channel co and its source channel (computed once); it walks pixels y, y + 8, ...
 // so each row of 32 items reads and writes one 128-byte run of a pixel. For C < 32, the 32 items of a row
 // cover floor(32 / C) whole pixels (item x: channel x % C of pixel x / C), so small C wastes few items.
+// Item x's output is at offset tile * 32 + x of its row's first pixel in both cases, so the CPU's item loop
+// stores contiguously (and gathers the sources).
+//
+// Both: a group is one of two uniform cases, whole (no check per element) or the last, checked one.
 #pragma once
 
 #include <cstdint>
 
 #include "ops/channel_shuffle/plan.hpp"
+#include "portkern/kernel/math.hpp"
 #include "portkern/kernel/model.hpp"
 
 namespace portkern::ops::channel_shuffle_impl {
@@ -27,8 +32,15 @@ struct NchwKernel {
   const float* in;
   float* out;
 
+  // Two uniform cases: a whole chunk (no checks) or the plane's last, shorter one.
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
+    if (plan.hw - (g.x() % chunks_per_plane) * chunk >= chunk) copy<false>(g);
+    else copy<true>(g);
+  }
+
+  template <bool Checked, class Group>
+  PORTKERN_INLINE void copy(Group& g) const {
     const std::int64_t plane = g.x() / chunks_per_plane, col0 = (g.x() % chunks_per_plane) * chunk;
     const std::int64_t b = plane / plan.c, co = plane % plan.c;
     const float* src = in + (b * plan.c + source_channel(plan, co)) * plan.hw + col0;
@@ -39,17 +51,20 @@ struct NchwKernel {
       PORTKERN_UNROLL
       for (int e = 0; e < PerItem; ++e) {
         const std::int64_t j = (std::int64_t(e) * Items + item.x) * V;
-        if (j < n) v[e] = kernel::vec<float, V>::load(src + j);
+        if (!Checked || j < n) v[e] = kernel::vec<float, V>::load(src + j);
       }
       PORTKERN_UNROLL
       for (int e = 0; e < PerItem; ++e) {
         const std::int64_t j = (std::int64_t(e) * Items + item.x) * V;
-        if (j < n) v[e].store(dst + j);
+        if (!Checked || j < n) v[e].store(dst + j);
       }
     });
   }
 };
 
+// Small: channel counts below 2^32, so the source channel is a 32-bit quotient (kernel::quotient32: SIMD
+// lanes on the CPU, a 32-bit division on CUDA) rather than a 64-bit division.
+template <bool Small>
 struct NhwcKernel {
   static constexpr int X = 32, Y = 8, Rows = 8;   // 32 channels x 8 item rows x 8 pixel steps per group
   using group_shape = kernel::Shape<X, Y>;
@@ -61,31 +76,51 @@ struct NhwcKernel {
   const float* in;
   float* out;
 
+  // Two uniform cases: a group whose pixels all exist (no per-pixel checks) or the last one.
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
+    const std::int64_t per_group = std::int64_t(Y) * per_row * Rows;
+    if ((g.x() / tiles + 1) * per_group <= plan.n * plan.hw) copy<false>(g);
+    else copy<true>(g);
+  }
+
+  PORTKERN_INLINE std::int64_t quotient(std::int64_t a, std::int64_t b) const {
+    if constexpr (Small) return kernel::quotient32(a, b);
+    else return a / b;
+  }
+
+  // Item x of a row writes output offset tile * 32 + x of the row's first pixel (channel co of pixel px:
+  // px * C + co = x for C < 32), reading offset - co + ci, so that consecutive items store contiguously.
+  template <bool Checked, class Group>
+  PORTKERN_INLINE void copy(Group& g) const {
     const std::int64_t tile = g.x() % tiles, chunk = g.x() / tiles;
     const std::int64_t pixels = plan.n * plan.hw;
     const std::int64_t step = std::int64_t(Y) * per_row;         // pixels per pass of the whole group
     const std::int64_t p0 = chunk * step * Rows;
     const std::int64_t c = plan.c, groups = plan.groups, k = plan.k;
+    // Items past the tile's channels (C not a multiple of 32) or past its whole pixels (32 % C != 0) idle.
+    const int items = width < X ? per_row * width : (c - tile * X < X ? int(c - tile * X) : X);
     g.for_each_item([&](kernel::Item item) {
-      const int cx = item.x % width, px = item.x / width;           // once per item, 32-bit
-      const std::int64_t co = tile * X + cx;
-      if (px >= per_row || co >= c) return;
-      const std::int64_t ci = (co % groups) * k + co / groups;
-      const std::int64_t p = p0 + std::int64_t(item.y) * per_row + px;
+      if (item.x >= items) return;
+      const int px = width < X ? int(quotient(item.x, width)) : 0;   // 32-bit, once per item
+      const std::int64_t co = tile * X + (item.x - px * width);
+      const std::int64_t q = quotient(co, groups);
+      const std::int64_t to = tile * X + item.x, from = to - co + (co - q * groups) * k + q;
+      const std::int64_t p = p0 + std::int64_t(item.y) * per_row;  // the item row's first pixel
       float v[Rows] = {};   // all loads first, then the stores
       PORTKERN_UNROLL
       for (int r = 0; r < Rows; ++r)
-        if (p + r * step < pixels) v[r] = in[(p + r * step) * c + ci];
+        if (!Checked || p + px + r * step < pixels) v[r] = in[(p + r * step) * c + from];
       PORTKERN_UNROLL
       for (int r = 0; r < Rows; ++r)
-        if (p + r * step < pixels) out[(p + r * step) * c + co] = v[r];
+        if (!Checked || p + px + r * step < pixels) out[(p + r * step) * c + to] = v[r];
     });
   }
 };
 
-// The launch sequence, written once over the back end.
+// The launch sequence, written once over the back end. NCHW: CUDA copies 16-byte vectors where they fit;
+// the CPU one float per item (its items are SIMD lanes), 2048 items of 2 (16 KB, as CUDA's chunk: 16 items
+// of 4 floats per item interleave 16 streams and were 15% slower).
 template <class Backend>
 void run(Queue& queue, const Plan& plan, const float* in, float* out) {
   if (!plan.nhwc) {
@@ -94,16 +129,22 @@ void run(Queue& queue, const Plan& plan, const float* in, float* out) {
       const std::int64_t chunks = (plan.hw + Kernel::chunk - 1) / Kernel::chunk;
       Backend::launch(queue, kernel::Range{plan.n * plan.c * chunks}, Kernel{plan, chunks, in, out});
     };
-    if (plan.vector) launch(NchwKernel<4>{});
+    if constexpr (Backend::items_are_lanes) launch(NchwKernel<1, 2048, 2>{});
+    else if (plan.vector) launch(NchwKernel<4>{});
     else launch(NchwKernel<1>{});
     return;
   }
-  const int width = plan.c < NhwcKernel::X ? int(plan.c) : NhwcKernel::X;
-  const int per_row = NhwcKernel::X / width;
-  const std::int64_t tiles = (plan.c + NhwcKernel::X - 1) / NhwcKernel::X;
-  const std::int64_t per_group = std::int64_t(NhwcKernel::Y) * per_row * NhwcKernel::Rows;
+  constexpr int X = NhwcKernel<true>::X, Y = NhwcKernel<true>::Y, Rows = NhwcKernel<true>::Rows;
+  const int width = plan.c < X ? int(plan.c) : X;
+  const int per_row = X / width;
+  const std::int64_t tiles = (plan.c + X - 1) / X;
+  const std::int64_t per_group = std::int64_t(Y) * per_row * Rows;
   const std::int64_t chunks = (plan.n * plan.hw + per_group - 1) / per_group;
-  Backend::launch(queue, kernel::Range{chunks * tiles}, NhwcKernel{plan, tiles, width, per_row, in, out});
+  const kernel::Range groups{chunks * tiles};
+  if (plan.c < (std::int64_t(1) << 32))
+    Backend::launch(queue, groups, NhwcKernel<true>{plan, tiles, width, per_row, in, out});
+  else
+    Backend::launch(queue, groups, NhwcKernel<false>{plan, tiles, width, per_row, in, out});
 }
 
 }  // namespace portkern::ops::channel_shuffle_impl

@@ -29,8 +29,11 @@ void channel_sum_any(Queue& queue, bool nhwc, std::int64_t n, std::int64_t c, st
   queue.check_pointer(sum, function, "sum");
   queue.check_pointer(sumsq, function, "sumsq");
   require(sum != sumsq, function, "sumsq", "sum", "a different buffer from sum");
-  const auto plan = channel_sum_impl::make_plan(nhwc, n, c, hw, reinterpret_cast<std::uintptr_t>(in) % 16 == 0);
-  if (queue.device().is_cpu()) return channel_sum_impl::portable_cpu(queue, plan, in, sum, sumsq);
+  const bool cpu = queue.device().is_cpu();
+  const auto plan = channel_sum_impl::make_plan(
+      nhwc, n, c, hw, reinterpret_cast<std::uintptr_t>(in) % 16 == 0,
+      cpu ? channel_sum_impl::cpu_cut(queue.cpu_threads()) : channel_sum_impl::Cut{});
+  if (cpu) return channel_sum_impl::portable_cpu(queue, plan, in, sum, sumsq);
 #if PORTKERN_HAVE_CUDA
   channel_sum_impl::portable_cuda(queue, plan, in, sum, sumsq);
 #endif
