@@ -11,7 +11,8 @@
 
 namespace portkern::ops::concat_impl {
 
-template <int V, int Items = 256, int PerItem = 4>
+// Lanes: the CPU's form (items are SIMD lanes), which takes row_walk's uniform cases.
+template <int V, bool Lanes = false, int Items = 256, int PerItem = 4>
 struct ConcatKernel {
   using group_shape = kernel::Shape<Items>;
   static constexpr std::int64_t step = std::int64_t(Items) * V;
@@ -25,7 +26,7 @@ struct ConcatKernel {
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
-    row_walk::dispatch(*this, plan, g);
+    row_walk::dispatch<Lanes>(*this, plan, g);
   }
 
   template <bool Checked, bool Aligned, class Group>
@@ -59,7 +60,7 @@ struct ConcatKernel {
 
 template <class Backend, int V>
 void run_width(Queue& queue, const Problem& p, const float* in1, const float* in2, float* out) {
-  using K = ConcatKernel<V>;
+  using K = ConcatKernel<V, Backend::items_are_lanes>;
   const auto plan = row_walk::make_plan(p.rows, p.len1 + p.len2, 1, K::step, K::per_item);
   Backend::launch(queue, kernel::Range{plan.groups()}, K{plan, p.len1, p.len2, in1, in2, out});
 }

@@ -24,7 +24,8 @@ PORTKERN_INLINE half gelu_bias_one(half x, half b) {
   return gelu_of(kernel::to_half(kernel::to_float(x) + kernel::to_float(b)));
 }
 
-template <int V, int Items = 256, int PerItem = 4>
+// Lanes: the CPU's form (items are SIMD lanes), which takes row_walk's aligned case for contiguous accesses.
+template <int V, bool Lanes = false, int Items = 256, int PerItem = 4>
 struct GeluKernel {
   using group_shape = kernel::Shape<Items>;
   static constexpr std::int64_t step = std::int64_t(Items) * V;
@@ -36,7 +37,7 @@ struct GeluKernel {
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
-    row_walk::dispatch(*this, plan, g);
+    row_walk::dispatch<Lanes>(*this, plan, g);
   }
 
   template <bool Checked, bool Aligned, class Group>
@@ -79,7 +80,7 @@ struct GeluKernel {
 
 template <class Backend, int V>
 void run_width(Queue& queue, std::int64_t rows, std::int64_t hidden, half* src, const half* bias) {
-  using K = GeluKernel<V>;
+  using K = GeluKernel<V, Backend::items_are_lanes>;
   const auto plan = row_walk::make_plan(rows, hidden, 1, K::step, K::per_item);
   Backend::launch(queue, kernel::Range{plan.groups()}, K{plan, src, bias});
 }

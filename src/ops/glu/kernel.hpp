@@ -12,7 +12,8 @@
 
 namespace portkern::ops::glu_impl {
 
-template <int V, int Items = 256, int PerItem = 4>
+// Lanes: the CPU's form (items are SIMD lanes), which takes row_walk's uniform cases.
+template <int V, bool Lanes = false, int Items = 256, int PerItem = 4>
 struct GluKernel {
   using group_shape = kernel::Shape<Items>;
   static constexpr std::int64_t step = std::int64_t(Items) * V;
@@ -24,7 +25,7 @@ struct GluKernel {
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
-    row_walk::dispatch(*this, plan, g);
+    row_walk::dispatch<Lanes>(*this, plan, g);
   }
 
   template <bool Checked, bool Aligned, class Group>
@@ -68,14 +69,15 @@ row_walk::Plan plan_for(const Problem& p) {
 // The launch sequence, written once over the back end.
 template <class Backend>
 void run(Queue& queue, const Problem& p, const float* x, float* y) {
-  if constexpr (!Backend::items_are_lanes) {
+  constexpr bool lanes = Backend::items_are_lanes;
+  if constexpr (!lanes) {
     if (vector_width(p, x, y) == 4) {
       const auto plan = plan_for<4>(p);
-      return Backend::launch(queue, kernel::Range{plan.groups()}, GluKernel<4>{plan, x, y});
+      return Backend::launch(queue, kernel::Range{plan.groups()}, GluKernel<4, lanes>{plan, x, y});
     }
   }
   const auto plan = plan_for<1>(p);
-  Backend::launch(queue, kernel::Range{plan.groups()}, GluKernel<1>{plan, x, y});
+  Backend::launch(queue, kernel::Range{plan.groups()}, GluKernel<1, lanes>{plan, x, y});
 }
 
 }  // namespace portkern::ops::glu_impl

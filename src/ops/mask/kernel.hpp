@@ -12,7 +12,8 @@
 
 namespace portkern::ops::mask_impl {
 
-template <MaskKind Kind, int V, int Items = 256, int PerItem = 4>
+// Lanes: the CPU's form (items are SIMD lanes), which takes row_walk's uniform cases.
+template <MaskKind Kind, int V, bool Lanes = false, int Items = 256, int PerItem = 4>
 struct MaskKernel {
   using group_shape = kernel::Shape<Items>;
   static constexpr std::int64_t step = std::int64_t(Items) * V;
@@ -27,7 +28,7 @@ struct MaskKernel {
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
-    row_walk::dispatch(*this, plan, g);
+    row_walk::dispatch<Lanes>(*this, plan, g);
   }
 
   template <bool Checked, bool Aligned, class Group>
@@ -67,7 +68,7 @@ struct MaskKernel {
 
 template <class Backend, MaskKind Kind, int V>
 void run_kind(Queue& queue, const Problem& p, const std::int32_t* in, std::int32_t* out) {
-  using K = MaskKernel<Kind, V>;
+  using K = MaskKernel<Kind, V, Backend::items_are_lanes>;
   const auto plan = row_walk::make_plan(p.batches * p.rows, p.cols, p.rows, K::step, K::per_item);
   Backend::launch(queue, kernel::Range{plan.groups()}, K{plan, p.per_row, p.radius, p.fill, in, out});
 }
