@@ -71,4 +71,37 @@ TEST(HalfCpu, ConversionsVectoriseWithTheSameResults) {
   }
 }
 
+// The vector conversions (load_float, store_half: vcvtph2ps / vcvtps2ph on x86, lane by lane elsewhere) at
+// every width a kernel may use, against the scalar ones: every half, and floats of every exponent with the
+// halfway patterns (in the 16-bit lanes of the widest vectors, at every position within the vector).
+template <int N>
+void expect_vectors_convert_as_scalars() {
+  for (std::uint32_t base = 0; base < 65536; base += N) {
+    half h[N];
+    for (int i = 0; i < N; ++i) h[i] = half{std::uint16_t(base + i)};
+    const kernel::vec<float, N> f = kernel::load_float<N>(h);
+    for (int i = 0; i < N; ++i) ASSERT_EQ(float_bits(f[i]), float_bits(kernel::to_float(h[i]))) << "N " << N << " half bits " << std::hex << base + i;
+  }
+  std::mt19937 rng(13);
+  const std::uint32_t low[] = {0x0000, 0x0001, 0x0fff, 0x1000, 0x1001, 0x1fff, 0x0800, 0x17ff};
+  for (int trial = 0; trial < 20000; ++trial) {
+    kernel::vec<float, N> f;
+    for (int i = 0; i < N; ++i)
+      f[i] = std::bit_cast<float>(std::uint32_t(rng() & 0xffffe000u) | low[rng() % 8] | (trial % 2 ? 0x38000000u : 0u));
+    half got[N + 1];
+    got[N] = half{0x5555};   // the element after the vector stays untouched
+    kernel::store_half(f, got);
+    for (int i = 0; i < N; ++i) ASSERT_EQ(got[i].bits, kernel::to_half(f[i]).bits) << "N " << N << " float bits " << std::hex << float_bits(f[i]);
+    ASSERT_EQ(got[N].bits, 0x5555) << "N " << N;
+  }
+}
+
+TEST(HalfCpu, VectorConversionsEqualTheScalarOnes) {
+  expect_vectors_convert_as_scalars<1>();
+  expect_vectors_convert_as_scalars<2>();
+  expect_vectors_convert_as_scalars<8>();
+  expect_vectors_convert_as_scalars<16>();
+  expect_vectors_convert_as_scalars<32>();
+}
+
 }  // namespace

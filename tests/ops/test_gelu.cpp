@@ -62,6 +62,20 @@ PORTKERN_OP_TEST(Gelu, EveryVectorWidth) {
   check_gelu(device, 1, 5, 2048);    // ... and on CUDA (8-half vectors), a partial last group
   check_gelu(device, 3, 5, 26, 1);   // misaligned: single halves
   check_gelu(device, 2, 3, 40, 2);   // 4-byte aligned only: pairs
+  check_gelu(device, 3, 7, 48);      // 16-half vectors on the CPU, rows not a whole number of steps
+  check_gelu(device, 2, 3, 48, 1);   // ... misaligned by one half (the CPU's 16-half form loads unaligned)
+  check_gelu(device, 1, 3, 4112);    // ... rows longer than a step (4096 halves), partial last group
+}
+
+PORTKERN_OP_TEST(Gelu, SpecialValuesInEveryForm) {
+  // Inf, NaN, half subnormals (u = 3e-6, and sums that round to subnormals) and large |u| at hidden = 16
+  // (the CPU's 16-half vectors) as well as at hidden = 4 in OverflowAndNan below.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> src = {65504, -65504, nan, -1, 1, 0.5f, -0.5f, 1e-3f, 3e-6f, -3e-6f, 6e-8f, 0, -0.f, 12, -12, 4};
+  std::vector<float> bias = {5, -6, 1, -5, 0, 0, 0, 0, 0, 1e-6f, -6e-8f, 0, 0, 0, 0, -4};
+  for (int row = 1; row < 3; ++row)
+    for (int i = 0; i < 16; ++i) src.push_back(src[std::size_t(i)] * (row == 1 ? -0.5f : 0.25f));
+  check_gelu(device, 1, 3, 16, 0, src, bias);
 }
 
 PORTKERN_OP_TEST(Gelu, OverflowAndNan) {

@@ -44,6 +44,20 @@
 #else
 #define PORTKERN_UNROLL _Pragma("GCC unroll 64")
 #endif
+// PORTKERN_LANES marks a loop over the N lanes of one item's vec<T, N>: on the CPU an OpenMP simd loop, one
+// SIMD instruction per statement, calls to exp/tanh/... through their vector variants (portkern/kernel/
+// math.hpp; without the pragma GCC unrolls such a loop fully and calls the scalar functions N times); on
+// CUDA unrolled like PORTKERN_UNROLL. It is the CPU's other way to fill SIMD lanes, beside items as lanes:
+// where one item's work is a vector that a back end converts natively (to_float of a vec<half, N>).
+#if defined(__CUDA_ARCH__)
+#define PORTKERN_LANES _Pragma("unroll")
+#elif defined(__CUDACC__)
+#define PORTKERN_LANES
+#elif defined(_OPENMP)
+#define PORTKERN_LANES _Pragma("omp simd")
+#else
+#define PORTKERN_LANES _Pragma("GCC ivdep")
+#endif
 
 namespace portkern::kernel {
 

@@ -24,7 +24,24 @@ PORTKERN_INLINE half gelu_bias_one(half x, half b) {
   return gelu_of(kernel::to_half(kernel::to_float(x) + kernel::to_float(b)));
 }
 
-// Lanes: the CPU's form (items are SIMD lanes), which takes row_walk's aligned case for contiguous accesses.
+// The same on V halves in place at x (bias at b), with vector conversions and the GELU's lanes as SIMD lanes.
+template <int V>
+PORTKERN_INLINE void gelu_bias_vector(half* x, const half* b) {
+  const kernel::vec<float, V> xf = kernel::load_float<V>(x), bf = kernel::load_float<V>(b);
+  kernel::vec<float, V> sum, y;
+  PORTKERN_LANES
+  for (int e = 0; e < V; ++e) sum[e] = xf[e] + bf[e];
+  const kernel::vec<float, V> u = kernel::round_to_half(sum);
+  PORTKERN_LANES
+  for (int e = 0; e < V; ++e) {
+    const float t = kernel::tanh(0.79788456f * (u[e] + 0.044715f * u[e] * u[e] * u[e]));
+    y[e] = 0.5f * u[e] * (1.f + t);
+  }
+  kernel::store_half(y, x);
+}
+
+// Lanes: the CPU's forms: V = 16 halves an item through gelu_bias, or V = 1 with the items as SIMD lanes
+// (row_walk's aligned case for contiguous accesses).
 template <int V, bool Lanes = false, int Items = 256, int PerItem = 4>
 struct GeluKernel {
   using group_shape = kernel::Shape<Items>;
@@ -46,6 +63,15 @@ struct GeluKernel {
     const std::int64_t first = g.x() * plan.chunk;
     g.for_each_item([&](kernel::Item item) {
       row_walk::Walk<Aligned> walk(plan, start, std::int64_t(item.x) * V);
+      if constexpr (Lanes && V > 1) {   // the CPU's vectors: widened and narrowed natively (half.hpp)
+        PORTKERN_UNROLL
+        for (int k = 0; k < PerItem; ++k) {
+          const std::int64_t at = first + k * step + std::int64_t(item.x) * V;
+          if (!Checked || at < plan.total) gelu_bias_vector<V>(src + at, bias + walk.col());
+          walk.next(plan);
+        }
+        return;
+      }
       kernel::vec<half, V> x[PerItem] = {}, b[PerItem] = {};
       std::int64_t at[PerItem];
       PORTKERN_UNROLL
@@ -88,7 +114,9 @@ void run_width(Queue& queue, std::int64_t rows, std::int64_t hidden, half* src, 
 // The launch sequence, written once over the back end.
 template <class Backend>
 void run(Queue& queue, std::int64_t rows, std::int64_t hidden, half* src, const half* bias) {
-  if constexpr (!Backend::items_are_lanes) {
+  if constexpr (Backend::items_are_lanes) {   // an item's 16 halves in one SIMD register, else items as lanes
+    if (hidden % 16 == 0) return run_width<Backend, 16>(queue, rows, hidden, src, bias);
+  } else {
     const int v = vector_width(hidden, src, bias);
     if (v == 8) return run_width<Backend, 8>(queue, rows, hidden, src, bias);
     if (v == 2) return run_width<Backend, 2>(queue, rows, hidden, src, bias);
