@@ -38,6 +38,7 @@ PORTKERN_OP_TEST(Concat, ScalarAndVectorPaths) {
   check_concat(device, 2, 1031, 2, 1);   // long scalar rows
   check_concat(device, 3, 1, 1, 256);    // rows of 512: a whole number of steps on the CPU (aligned case)
   check_concat(device, 3, 75, 53, 4);    // ... with in1's part ending inside a step
+  check_concat(device, 3, 257, 255, 1);  // ... one element of in1 in the second step
   check_concat(device, 5, 3, 5, 256);    // rows of 2048: aligned on CUDA too, a partial last group
   check_concat(device, 3, 5, 7, 4, 1);   // misaligned: scalar fallback
 }

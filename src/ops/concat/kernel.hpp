@@ -11,7 +11,8 @@
 
 namespace portkern::ops::concat_impl {
 
-// Lanes: the CPU's form (items are SIMD lanes), which takes row_walk's uniform cases.
+// Lanes: the CPU's form (items are SIMD lanes), which takes row_walk's uniform cases, and in whole steps of
+// an aligned group one phase per step (copy_step).
 template <int V, bool Lanes = false, int Items = 256, int PerItem = 4>
 struct ConcatKernel {
   using group_shape = kernel::Shape<Items>;
@@ -33,6 +34,14 @@ struct ConcatKernel {
   PORTKERN_INLINE void phase(Group& g) const {
     const row_walk::Pos start = row_walk::group_start(plan, g.x());
     const std::int64_t first = g.x() * plan.chunk;
+    if constexpr (Lanes && Aligned && !Checked) {   // the CPU's whole steps: one phase per step, uniform source
+      row_walk::Pos pos = start;
+      for (int k = 0; k < PerItem; ++k) {
+        copy_step(g, pos.row, pos.col, out + first + k * step);
+        row_walk::advance<false>(plan, pos);
+      }
+      return;
+    }
     g.for_each_item([&](kernel::Item item) {
       row_walk::Walk<Aligned> walk(plan, start, std::int64_t(item.x) * V);
       kernel::vec<float, V> v[PerItem] = {};
@@ -55,6 +64,26 @@ struct ConcatKernel {
       for (int k = 0; k < PerItem; ++k)
         if (!Checked || at[k] < plan.total) v[k].store(out + at[k]);
     });
+  }
+
+  // One step (Items * V elements of row `row` from column `col`) to dst: a plain copy from in1 or in2 where
+  // the step lies wholly in one of them (a uniform test), the two masked loads only where it straddles them.
+  template <class Group>
+  PORTKERN_INLINE void copy_step(Group& g, std::int64_t row, std::int64_t col, float* dst) const {
+    if (col + step <= len1 || col >= len1) {
+      const float* src = col < len1 ? in1 + row * len1 + col : in2 + row * len2 + (col - len1);
+      g.for_each_item([&](kernel::Item item) {
+        kernel::vec<float, V>::load(src + std::int64_t(item.x) * V).store(dst + std::int64_t(item.x) * V);
+      });
+    } else {
+      g.for_each_item([&](kernel::Item item) {
+        const std::int64_t c = col + std::int64_t(item.x) * V;
+        kernel::vec<float, V> v;
+        if (c < len1) v = kernel::vec<float, V>::load(in1 + row * len1 + c);
+        else v = kernel::vec<float, V>::load(in2 + row * len2 + (c - len1));
+        v.store(dst + std::int64_t(item.x) * V);
+      });
+    }
   }
 };
 
