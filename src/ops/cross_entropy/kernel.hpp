@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "ops/cross_entropy/plan.hpp"
+#include "portkern/kernel/half.hpp"
 #include "portkern/kernel/math.hpp"
 #include "portkern/kernel/model.hpp"
 #include "portkern/kernel/private_array.hpp"
@@ -128,11 +129,89 @@ struct BackwardKernel {
   }
 };
 
+// The CPU's form for half: 16 positions an item, widened and narrowed natively (kernel::load_float and
+// store_half: one instruction per 16 halves on x86, where items as lanes spend about 25 on the integer
+// conversions), the 16 positions as SIMD lanes (PORTKERN_LANES, exp through libmvec); 64 items, so a group
+// spans 1024 positions as BackwardKernel's CPU form does. The item past a batch entry's end, in its last
+// group, converts lane by lane.
+template <int Items = 64, int Unroll = 4>
+struct HalfVectorKernel {
+  static constexpr int N = 16;
+  using group_shape = kernel::Shape<Items>;
+  static constexpr std::int64_t span = std::int64_t(Items) * N;
+  Args<half> a;
+  std::int64_t groups_per_batch;
+
+  template <class Group>
+  PORTKERN_KERNEL void operator()(Group& g) const {
+    const std::int64_t b = g.x() / groups_per_batch, h_group = (g.x() - b * groups_per_batch) * span;
+    if (h_group + span <= a.positions) phase<false>(g, b, h_group);
+    else phase<true>(g, b, h_group);
+  }
+
+  template <bool Checked, class Group>
+  PORTKERN_INLINE void phase(Group& g, std::int64_t b, std::int64_t h_group) const {
+    const std::int64_t H = a.positions, W = a.classes;
+    const int classes = int(W);   // checked < 2^31 by the API
+    kernel::private_array<kernel::vec<float, N>, 1, Group> gamma;
+    kernel::private_array<kernel::vec<int, N>, 1, Group> target;   // -1: none (past the end or out of range)
+    g.for_each_item([&](kernel::Item item) {
+      const std::int64_t h0 = h_group + std::int64_t(item.x) * N;
+      for (int e = 0; e < N; ++e) {   // once per position, against once per position and class below
+        const std::int64_t h = h0 + e, i = b * H + h;
+        const bool in = !Checked || h < H;
+        const std::int64_t t = in ? a.target[i] : -1;
+        target(item, 0)[e] = t >= 0 && t < W ? int(t) : -1;
+        gamma(item, 0)[e] = in ? -(widen(a.grad_out[i]) + float(a.mask[i]) * widen(a.grad_out_neg[i])) * widen(a.weight[i])
+                               : 0.f;
+      }
+    });
+    int k0 = 0;
+    for (; k0 + Unroll <= classes; k0 += Unroll) some_classes<Checked, Unroll>(g, b, h_group, k0, gamma, target);
+    for (; k0 < classes; ++k0) some_classes<Checked, 1>(g, b, h_group, k0, gamma, target);
+  }
+
+  // grad[b][k0 + u][h] for u < U: U vectors loaded, then computed and stored.
+  template <bool Checked, int U, class Group, class Gamma, class Target>
+  PORTKERN_INLINE void some_classes(Group& g, std::int64_t b, std::int64_t h_group, int k0, Gamma& gamma,
+                                    Target& target) const {
+    const std::int64_t H = a.positions, W = a.classes;
+    const half* L = a.log_probs + b * W * H;
+    half* G = a.grad + b * W * H;
+    g.for_each_item([&](kernel::Item item) {
+      const std::int64_t h0 = h_group + std::int64_t(item.x) * N;
+      const kernel::vec<float, N>& gm = gamma(item, 0);
+      const kernel::vec<int, N>& tg = target(item, 0);
+      if (!Checked || h0 + N <= H) {
+        kernel::vec<float, N> l[U];
+        PORTKERN_UNROLL
+        for (int u = 0; u < U; ++u) l[u] = kernel::load_float<N>(L + std::int64_t(k0 + u) * H + h0);
+        PORTKERN_UNROLL
+        for (int u = 0; u < U; ++u) {
+          kernel::vec<float, N> o;
+          PORTKERN_LANES
+          for (int e = 0; e < N; ++e) o[e] = gm[e] * ((tg[e] == k0 + u ? 1.f : 0.f) - kernel::exp(l[u][e]));
+          kernel::store_half(o, G + std::int64_t(k0 + u) * H + h0);
+        }
+      } else if (h0 < H) {   // the batch entry's last positions
+        for (int u = 0; u < U; ++u)
+          for (int e = 0; e < int(H - h0); ++e) {
+            const std::int64_t at = std::int64_t(k0 + u) * H + h0 + e;
+            G[at] = kernel::to_half(gm[e] * ((tg[e] == k0 + u ? 1.f : 0.f) - kernel::exp(kernel::to_float(L[at]))));
+          }
+      }
+    });
+  }
+};
+
 template <class Backend, class T, int N>
 void launch_width(Queue& queue, const Args<T>& a) {
   // The CPU: 1024 positions per group, so that each class's run of the group is a few KB long (whole pages
-  // for the prefetcher) rather than 128 elements.
-  using Kernel = std::conditional_t<Backend::items_are_lanes, BackwardKernel<T, N, 1024, 4, true>, BackwardKernel<T, N>>;
+  // for the prefetcher) rather than 128 elements; for half, HalfVectorKernel.
+  using Kernel = std::conditional_t<
+      Backend::items_are_lanes,
+      std::conditional_t<std::is_same_v<T, half>, HalfVectorKernel<>, BackwardKernel<T, N, 1024, 4, true>>,
+      BackwardKernel<T, N>>;
   const std::int64_t per_batch = (a.positions + Kernel::span - 1) / Kernel::span;
   Backend::launch(queue, kernel::Range{per_batch * a.batch}, Kernel{a, per_batch});
 }
