@@ -32,7 +32,10 @@ const std::vector<std::vector<std::int64_t>> shapes = {
     {1, 1030, 3, 5}, {3, 2, 333, 1}, {1, 33, 17, 11},
     // whole chunks and groups only (NCHW: planes of 4096 and 8192; NHWC: 64 and 256 pixels of C = 32, 8),
     // and a whole chunk followed by a partial one
-    {2, 4, 4096, 2}, {1, 2, 8192, 2}, {1, 32, 64, 4}, {2, 8, 128, 2}, {1, 6, 4096 + 17, 3}};
+    {2, 4, 4096, 2}, {1, 2, 8192, 2}, {1, 32, 64, 4}, {2, 8, 128, 2}, {1, 6, 4096 + 17, 3},
+    // NHWC with C >= 256 (the CPU's pixel-at-a-time form): C = 256 over two whole groups of 64 pixels and a
+    // partial one, C not a multiple of 32 or of 256
+    {2, 256, 70, 4}, {1, 300, 67, 3}, {1, 520, 9, 2}};
 
 PORTKERN_OP_TEST(ChannelShuffle, NchwMatchesReference) {
   for (const auto& s : shapes) check_shuffle(device, false, s[0], s[1], s[2], s[3]);
