@@ -3,6 +3,7 @@
 # (a vendor row) and flip (none), --size small, one thread, every row has the vendor fields; where the build
 # found oneDNN ($2 = 1) each concat row has oneDNN's time, implementation and error within its tolerance, its
 # ratio is vendor time / portable time, and "ok" includes the vendor's check. flip's vendor fields are null.
+# tools/ops/vendor_table.py turns the runs into the docs' table: one line per vendor row, the best times.
 set -euo pipefail
 cli=$1
 have_onednn=$2
@@ -32,6 +33,26 @@ for op in ("concat", "flip"):
         assert abs(r["portable_vs_vendor"] - r["vendor_time_ms"] / r["time_ms"]) < 1e-9 * r["portable_vs_vendor"], r
     text = open(f"{folder}/{op}.txt").read()
     assert ("vendor/portable" in text) == (have_onednn and op == "concat"), text
-print("OK: bench ops rows carry the vendor's time, implementation and error" if have_onednn else
-      "OK: bench ops rows carry null vendor fields (a build without oneDNN)")
+print("checked: bench ops rows carry the vendor's time, implementation and error" if have_onednn else
+      "checked: bench ops rows carry null vendor fields (a build without oneDNN)")
 PY
+if [ "$have_onednn" = 1 ]; then
+  "$cli" bench ops --device cpu --size small --threads 1 --op concat --json "$dir/concat2.json" > /dev/null
+  python3 "$(dirname "$0")/../../tools/ops/vendor_table.py" "$dir/concat.json" "$dir/concat2.json" "$dir/flip.json" > "$dir/table.md"
+  python3 - "$dir" <<'PY'
+import json, sys
+folder = sys.argv[1]
+runs = [json.load(open(f"{folder}/{name}.json"))["rows"] for name in ("concat", "concat2")]
+lines = [l for l in open(f"{folder}/table.md").read().splitlines() if l.startswith("| concat |")]
+assert len(lines) == len(runs[0]), lines
+for row, line in zip(runs[0], lines):
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    other = next(r for r in runs[1] if r["variant"] == row["variant"])
+    best, vendor = min(row["time_ms"], other["time_ms"]), min(row["vendor_time_ms"], other["vendor_time_ms"])
+    assert abs(float(cells[2]) - best) <= 0.006 * best, (cells, best)   # printed to 3 significant digits
+    assert abs(float(cells[6].split()[0]) - vendor / best) <= 0.001, (cells, vendor / best)
+assert "memory-bound rows" in open(f"{folder}/table.md").read()
+print("checked: vendor_table.py gives the best times of the runs")
+PY
+fi
+echo "OK: the vendor columns of bench ops (and their table)"
