@@ -35,7 +35,10 @@ const std::vector<std::vector<std::int64_t>> shapes = {
     {2, 4, 4096, 2}, {1, 2, 8192, 2}, {1, 32, 64, 4}, {2, 8, 128, 2}, {1, 6, 4096 + 17, 3},
     // NHWC with C >= 256 (the CPU's pixel-at-a-time form): C = 256 over two whole groups of 64 pixels and a
     // partial one, C not a multiple of 32 or of 256
-    {2, 256, 70, 4}, {1, 300, 67, 3}, {1, 520, 9, 2}};
+    {2, 256, 70, 4}, {1, 300, 67, 3}, {1, 520, 9, 2},
+    // NHWC with groups 2 and 4 and k >= 64 (the CPU's interleaving form): k = 64, 65 (odd), 300 (two phases
+    // a pixel), and more pixels than a group's 16
+    {1, 128, 21, 2}, {2, 130, 5, 2}, {1, 260, 3, 4}, {1, 600, 2, 2}};
 
 PORTKERN_OP_TEST(ChannelShuffle, NchwMatchesReference) {
   for (const auto& s : shapes) check_shuffle(device, false, s[0], s[1], s[2], s[3]);
