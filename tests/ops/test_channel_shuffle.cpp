@@ -38,7 +38,9 @@ const std::vector<std::vector<std::int64_t>> shapes = {
     {2, 256, 70, 4}, {1, 300, 67, 3}, {1, 520, 9, 2},
     // NHWC with groups 2 and 4 and k >= 64 (the CPU's interleaving form): k = 64, 65 (odd), 300 (two phases
     // a pixel), and more pixels than a group's 16
-    {1, 128, 21, 2}, {2, 130, 5, 2}, {1, 260, 3, 4}, {1, 600, 2, 2}};
+    {1, 128, 21, 2}, {2, 130, 5, 2}, {1, 260, 3, 4}, {1, 600, 2, 2},
+    // NCHW planes longer than the CPU's span of 65536 floats: a second span of one whole phase and a tail
+    {1, 2, 65536 + 2048 + 5, 2}};
 
 PORTKERN_OP_TEST(ChannelShuffle, NchwMatchesReference) {
   for (const auto& s : shapes) check_shuffle(device, false, s[0], s[1], s[2], s[3]);

@@ -62,6 +62,33 @@ struct NchwKernel {
   }
 };
 
+// The CPU's NCHW form: a group copies a span of up to Span floats of one output plane, in phases of Items
+// consecutive floats (one vectorised copy each) and a last, shorter phase over the items below its count
+// (where NchwKernel checked every element of its last chunk: 0.84-0.90x oneDNN on 1x32x112x112, whose planes
+// of 12544 floats end in a chunk of 256).
+template <int Items = 2048, std::int64_t Span = 65536>
+struct NchwRunKernel {
+  using group_shape = kernel::Shape<Items>;
+  static constexpr std::int64_t chunk = Span;
+
+  Plan plan;
+  std::int64_t chunks_per_plane;
+  const float* in;
+  float* out;
+
+  template <class Group>
+  PORTKERN_KERNEL void operator()(Group& g) const {
+    const std::int64_t plane = g.x() / chunks_per_plane, col0 = (g.x() % chunks_per_plane) * Span;
+    const std::int64_t b = plane / plan.c, co = plane % plan.c;
+    const float* src = in + (b * plan.c + source_channel(plan, co)) * plan.hw + col0;
+    float* dst = out + plane * plan.hw + col0;
+    const std::int64_t n = plan.hw - col0 < Span ? plan.hw - col0 : Span;
+    std::int64_t j0 = 0;
+    for (; j0 + Items <= n; j0 += Items) g.for_each_item([&](kernel::Item item) { dst[j0 + item.x] = src[j0 + item.x]; });
+    if (j0 < n) g.for_each_item_below(int(n - j0), [&](kernel::Item item) { dst[j0 + item.x] = src[j0 + item.x]; });
+  }
+};
+
 // Small: channel counts below 2^32, so the source channel is a 32-bit quotient (kernel::quotient32: SIMD
 // lanes on the CPU, a 32-bit division on CUDA) rather than a 64-bit division. AllTiles (the CPU's form): a
 // group takes 8 pixels at a time and every tile of them, so that one core reads each pixel's channels as a
@@ -201,7 +228,7 @@ void run(Queue& queue, const Plan& plan, const float* in, float* out) {
       const std::int64_t chunks = (plan.hw + Kernel::chunk - 1) / Kernel::chunk;
       Backend::launch(queue, kernel::Range{plan.n * plan.c * chunks}, Kernel{plan, chunks, in, out});
     };
-    if constexpr (Backend::items_are_lanes) launch(NchwKernel<1, 2048, 2>{});
+    if constexpr (Backend::items_are_lanes) launch(NchwRunKernel<>{});
     else if (plan.vector) launch(NchwKernel<4>{});
     else launch(NchwKernel<1>{});
     return;
