@@ -22,6 +22,21 @@
 
 namespace portkern::ops::channel_shuffle_impl {
 
+// NCHW: the `chunk` floats of an output plane that group `group` copies (chunks_per_plane groups a plane),
+// their source in the input plane of the source channel, and how many of them the plane has (<= chunk).
+struct PlaneChunk {
+  const float* src;
+  float* dst;
+  std::int64_t n;
+};
+PORTKERN_INLINE PlaneChunk plane_chunk(const Plan& plan, const float* in, float* out, std::int64_t group,
+                                       std::int64_t chunks_per_plane, std::int64_t chunk) {
+  const std::int64_t plane = group / chunks_per_plane, col0 = (group % chunks_per_plane) * chunk;
+  const std::int64_t b = plane / plan.c, co = plane % plan.c;
+  return {in + (b * plan.c + source_channel(plan, co)) * plan.hw + col0, out + plane * plan.hw + col0,
+          plan.hw - col0 < chunk ? plan.hw - col0 : chunk};
+}
+
 template <int V, int Items = 256, int PerItem = 4>
 struct NchwKernel {
   using group_shape = kernel::Shape<Items>;
@@ -41,11 +56,10 @@ struct NchwKernel {
 
   template <bool Checked, class Group>
   PORTKERN_INLINE void copy(Group& g) const {
-    const std::int64_t plane = g.x() / chunks_per_plane, col0 = (g.x() % chunks_per_plane) * chunk;
-    const std::int64_t b = plane / plan.c, co = plane % plan.c;
-    const float* src = in + (b * plan.c + source_channel(plan, co)) * plan.hw + col0;
-    float* dst = out + plane * plan.hw + col0;
-    const std::int64_t n = plan.hw - col0 < chunk ? plan.hw - col0 : chunk;   // a multiple of V
+    const PlaneChunk part = plane_chunk(plan, in, out, g.x(), chunks_per_plane, chunk);
+    const float* src = part.src;
+    float* dst = part.dst;
+    const std::int64_t n = part.n;   // a multiple of V
     g.for_each_item([&](kernel::Item item) {
       kernel::vec<float, V> v[PerItem] = {};   // all loads first: in and out may not be marked restrict
       PORTKERN_UNROLL
@@ -78,11 +92,10 @@ struct NchwRunKernel {
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
-    const std::int64_t plane = g.x() / chunks_per_plane, col0 = (g.x() % chunks_per_plane) * Span;
-    const std::int64_t b = plane / plan.c, co = plane % plan.c;
-    const float* src = in + (b * plan.c + source_channel(plan, co)) * plan.hw + col0;
-    float* dst = out + plane * plan.hw + col0;
-    const std::int64_t n = plan.hw - col0 < Span ? plan.hw - col0 : Span;
+    const PlaneChunk part = plane_chunk(plan, in, out, g.x(), chunks_per_plane, Span);
+    const float* src = part.src;
+    float* dst = part.dst;
+    const std::int64_t n = part.n;
     std::int64_t j0 = 0;
     for (; j0 + Items <= n; j0 += Items) g.for_each_item([&](kernel::Item item) { dst[j0 + item.x] = src[j0 + item.x]; });
     if (j0 < n) g.for_each_item_below(int(n - j0), [&](kernel::Item item) { dst[j0 + item.x] = src[j0 + item.x]; });

@@ -57,10 +57,8 @@ struct BackwardKernel {
       for (int e = 0; e < N; ++e) {
         const std::int64_t h = h0 + e, i = b * H + h;
         const bool in = !Checked || h < H;
-        const std::int64_t t = in ? a.target[i] : -1;
-        target(item, e) = t >= 0 && t < W ? int(t) : -1;
-        gamma(item, e) = in ? -(widen(a.grad_out[i]) + C(a.mask[i]) * widen(a.grad_out_neg[i])) * widen(a.weight[i])
-                            : C(0);
+        target(item, e) = in ? position_target(a, i) : -1;
+        gamma(item, e) = in ? position_gamma(a, i) : C(0);
       }
     });
     if constexpr (Lanes) {   // whole blocks of Unroll classes, then the rest one class per phase
@@ -89,8 +87,7 @@ struct BackwardKernel {
       for (int u = 0; u < U; ++u) l[u] = widen(load_if(L + std::int64_t(k0 + u) * H + h0, in));
       PORTKERN_UNROLL
       for (int u = 0; u < U; ++u) {
-        const C onehot = target(item, 0) == k0 + u ? C(1) : C(0);
-        const T o = narrow<T>(gamma(item, 0) * (onehot - kernel::exp(l[u])));
+        const T o = narrow<T>(class_gradient(gamma(item, 0), target(item, 0), k0 + u, l[u]));
         store_if(G + std::int64_t(k0 + u) * H + h0, o, in);
       }
     });
@@ -119,8 +116,7 @@ struct BackwardKernel {
           kernel::vec<T, N> o;
           PORTKERN_UNROLL
           for (int e = 0; e < N; ++e) {
-            const C onehot = target(item, e) == k0 + u ? C(1) : C(0);
-            o[e] = narrow<T>(gamma(item, e) * (onehot - kernel::exp(widen(l[u][e]))));
+            o[e] = narrow<T>(class_gradient(gamma(item, e), target(item, e), k0 + u, widen(l[u][e])));
           }
           o.store(G + std::int64_t(k0 + u) * H + h0);
         }
@@ -160,10 +156,8 @@ struct HalfVectorKernel {
       for (int e = 0; e < N; ++e) {   // once per position, against once per position and class below
         const std::int64_t h = h0 + e, i = b * H + h;
         const bool in = !Checked || h < H;
-        const std::int64_t t = in ? a.target[i] : -1;
-        target(item, 0)[e] = t >= 0 && t < W ? int(t) : -1;
-        gamma(item, 0)[e] = in ? -(widen(a.grad_out[i]) + float(a.mask[i]) * widen(a.grad_out_neg[i])) * widen(a.weight[i])
-                               : 0.f;
+        target(item, 0)[e] = in ? position_target(a, i) : -1;
+        gamma(item, 0)[e] = in ? position_gamma(a, i) : 0.f;
       }
     });
     int k0 = 0;
@@ -190,14 +184,14 @@ struct HalfVectorKernel {
         for (int u = 0; u < U; ++u) {
           kernel::vec<float, N> o;
           PORTKERN_LANES
-          for (int e = 0; e < N; ++e) o[e] = gm[e] * ((tg[e] == k0 + u ? 1.f : 0.f) - kernel::exp(l[u][e]));
+          for (int e = 0; e < N; ++e) o[e] = class_gradient(gm[e], tg[e], k0 + u, l[u][e]);
           kernel::store_half(o, G + std::int64_t(k0 + u) * H + h0);
         }
       } else if (h0 < H) {   // the batch entry's last positions
         for (int u = 0; u < U; ++u)
           for (int e = 0; e < int(H - h0); ++e) {
             const std::int64_t at = std::int64_t(k0 + u) * H + h0 + e;
-            G[at] = kernel::to_half(gm[e] * ((tg[e] == k0 + u ? 1.f : 0.f) - kernel::exp(kernel::to_float(L[at]))));
+            G[at] = kernel::to_half(class_gradient(gm[e], tg[e], k0 + u, kernel::to_float(L[at])));
           }
       }
     });

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "portkern/kernel/half.hpp"
+#include "portkern/kernel/math.hpp"
 
 namespace portkern::ops::cross_entropy_impl {
 
@@ -34,6 +35,24 @@ template <class T>
 PORTKERN_INLINE T narrow(Compute<T> x) {
   if constexpr (std::is_same_v<T, half>) return kernel::to_half(x);
   else return x;
+}
+
+// A position's gradient scale, gamma = -(grad_out + mask * grad_out_neg) * weight, and its target class (-1
+// when out of range), read at flat index i = b * positions + h.
+template <class T>
+PORTKERN_INLINE Compute<T> position_gamma(const Args<T>& a, std::int64_t i) {
+  return -(widen(a.grad_out[i]) + Compute<T>(a.mask[i]) * widen(a.grad_out_neg[i])) * widen(a.weight[i]);
+}
+template <class T>
+PORTKERN_INLINE int position_target(const Args<T>& a, std::int64_t i) {
+  const std::int64_t t = a.target[i];
+  return t >= 0 && t < a.classes ? int(t) : -1;
+}
+
+// The gradient at class k of a position: gamma * (onehot(target == k) - exp(log_prob)).
+template <class C>
+PORTKERN_INLINE C class_gradient(C gamma, int target, int k, C log_prob) {
+  return gamma * ((target == k ? C(1) : C(0)) - kernel::exp(log_prob));
 }
 
 // One element loaded or stored where `in` holds (a masked access in the CPU's vectorised item loop): a half

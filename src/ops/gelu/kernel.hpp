@@ -12,12 +12,14 @@
 
 namespace portkern::ops::gelu_impl {
 
-// The GELU of u in float, rounded to half.
-PORTKERN_INLINE half gelu_of(half h) {
-  const float u = kernel::to_float(h);
+// The GELU (tanh form) of u in float.
+PORTKERN_INLINE float gelu_float(float u) {
   const float t = kernel::tanh(0.79788456f * (u + 0.044715f * u * u * u));
-  return kernel::to_half(0.5f * u * (1.f + t));
+  return 0.5f * u * (1.f + t);
 }
+
+// The GELU of a half, rounded to half.
+PORTKERN_INLINE half gelu_of(half h) { return kernel::to_half(gelu_float(kernel::to_float(h))); }
 
 // u = half(x + b) in half arithmetic, then the GELU.
 PORTKERN_INLINE half gelu_bias_one(half x, half b) {
@@ -33,10 +35,7 @@ PORTKERN_INLINE void gelu_bias_vector(half* x, const half* b) {
   for (int e = 0; e < V; ++e) sum[e] = xf[e] + bf[e];
   const kernel::vec<float, V> u = kernel::round_to_half(sum);
   PORTKERN_LANES
-  for (int e = 0; e < V; ++e) {
-    const float t = kernel::tanh(0.79788456f * (u[e] + 0.044715f * u[e] * u[e] * u[e]));
-    y[e] = 0.5f * u[e] * (1.f + t);
-  }
+  for (int e = 0; e < V; ++e) y[e] = gelu_float(u[e]);
   kernel::store_half(y, x);
 }
 
