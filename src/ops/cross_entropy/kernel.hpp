@@ -57,7 +57,7 @@ struct BackwardKernel {
       for (int e = 0; e < N; ++e) {
         const std::int64_t h = h0 + e, i = b * H + h;
         const bool in = !Checked || h < H;
-        target(item, e) = in ? position_target(a, i) : -1;
+        target(item, e) = valid_target(in ? a.target[i] : -1, W);
         gamma(item, e) = in ? position_gamma(a, i) : C(0);
       }
     });
@@ -156,7 +156,7 @@ struct HalfVectorKernel {
       for (int e = 0; e < N; ++e) {   // once per position, against once per position and class below
         const std::int64_t h = h0 + e, i = b * H + h;
         const bool in = !Checked || h < H;
-        target(item, 0)[e] = in ? position_target(a, i) : -1;
+        target(item, 0)[e] = valid_target(in ? a.target[i] : -1, W);
         gamma(item, 0)[e] = in ? position_gamma(a, i) : 0.f;
       }
     });

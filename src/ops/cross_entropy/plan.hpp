@@ -37,17 +37,13 @@ PORTKERN_INLINE T narrow(Compute<T> x) {
   else return x;
 }
 
-// A position's gradient scale, gamma = -(grad_out + mask * grad_out_neg) * weight, and its target class (-1
-// when out of range), read at flat index i = b * positions + h.
+// A position's gradient scale, gamma = -(grad_out + mask * grad_out_neg) * weight, read at flat index i = b *
+// positions + h, and its target class t as the kernels use it (-1 when out of range).
 template <class T>
 PORTKERN_INLINE Compute<T> position_gamma(const Args<T>& a, std::int64_t i) {
   return -(widen(a.grad_out[i]) + Compute<T>(a.mask[i]) * widen(a.grad_out_neg[i])) * widen(a.weight[i]);
 }
-template <class T>
-PORTKERN_INLINE int position_target(const Args<T>& a, std::int64_t i) {
-  const std::int64_t t = a.target[i];
-  return t >= 0 && t < a.classes ? int(t) : -1;
-}
+PORTKERN_INLINE int valid_target(std::int64_t t, std::int64_t classes) { return t >= 0 && t < classes ? int(t) : -1; }
 
 // The gradient at class k of a position: gamma * (onehot(target == k) - exp(log_prob)).
 template <class C>
