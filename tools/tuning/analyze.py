@@ -25,7 +25,9 @@ selection (the chosen normalisation, selection method and N) and tree, and the f
 the shapes of the other networks only (a shape of several networks belongs to each: it is held out with any of
 them; shapes of no listed network are always trained on) and scored on the network's shapes, as fractions of
 the best of all configurations and of the best of each family; per network and the geomean over networks, next
-to the random split's score.
+to the random split's score. Each family's recipe is then chosen by that score rather than the random split's
+(recipe_by_networks): the random split's choice competes with the coverage selections x N x the deployable trees,
+and the best on networks left out is deployed.
 
 Writes to --out: report.md (all tables), *.csv tables, selection_vs_n.png, scores.csv (every selection),
 selection.json (the deployment, read by codegen.py); one subdirectory per family when there are several; for an
@@ -62,7 +64,7 @@ import selection  # noqa: E402
 from features import feature_matrix, feature_names  # noqa: E402
 
 REFERENCE_SELECTION = ("standard", "pca_kmeans/centroid")  # seed 001's Tables 1 and 2
-TREES = ("DecisionTreeA", "DecisionTreeB", "DecisionTreeC")
+TREES = ("DecisionTreeA", "DecisionTreeB", "DecisionTreeC", "CostTreeB", "CostTreeC")
 
 
 @dataclass
@@ -125,11 +127,11 @@ def selection_grid(table: dataset.PerfTable, feats: np.ndarray, sp: evaluate.Spl
             for n in ns:
                 sel = selection.select(method, x, perf_train, feats[sp.train], n, opts.seed)
                 selected[(norm, method, n)] = sel
-                labels = classify.best_labels(perf_train, sel)
+                speeds = perf_train[:, sel]
                 row = {"normalisation": norm, "selection": method, "n": n,
                        "oracle": evaluate.oracle_score(perf_test, sel)}
                 for name in TREES:
-                    model = classify.fit(name, feats[sp.train], labels, opts.seed)
+                    model = classify.fit(name, feats[sp.train], speeds, opts.seed)
                     chosen = np.asarray(sel)[model.predict(feats[sp.test])]
                     row[name] = evaluate.choice_score(perf_test, chosen)
                 rows.append(row)
@@ -142,10 +144,9 @@ def classifier_scores(table: dataset.PerfTable, feats: np.ndarray, sp: evaluate.
                       opts: Options) -> dict[str, float]:
     """Held-out score of every classifier choosing among `sel`, plus the oracle."""
     perf_train, perf_test = table.perf[sp.train], table.perf[sp.test]
-    labels = classify.best_labels(perf_train, sel)
     out = {}
     for name in opts.classifiers:
-        model = classify.fit(name, feats[sp.train], labels, opts.seed)
+        model = classify.fit(name, feats[sp.train], perf_train[:, sel], opts.seed)
         out[name] = evaluate.choice_score(perf_test, np.asarray(sel)[model.predict(feats[sp.test])])
     out["oracle (best of the N)"] = evaluate.oracle_score(perf_test, sel)
     return out
@@ -161,7 +162,8 @@ def choose_deployment(grid: pd.DataFrame, opts: Options) -> pd.Series:
     n = pool.loc[pool["score"] >= best - opts.tolerance, "n"].min()
     at_n = pool[pool["n"] == n].copy()
     # ties: prefer the shallower tree (C), then the order of normalisations and methods in the grid
-    at_n["tree_rank"] = at_n["classifier"].map({"DecisionTreeC": 0, "DecisionTreeB": 1})
+    at_n["tree_rank"] = at_n["classifier"].map({"CostTreeC": 0, "DecisionTreeC": 1, "CostTreeB": 2,
+                                                "DecisionTreeB": 3})
     at_n = at_n.sort_values(["score", "tree_rank"], ascending=[False, True], kind="stable")
     return at_n.iloc[0]
 
@@ -219,13 +221,13 @@ def analyse_family(table: dataset.PerfTable, sp: evaluate.Split, out_dir: Path, 
               "Held-out geomean % of the best of all configurations.")
 
     heldout_sel = selected[(norm, method, n)]
-    heldout_tree = classify.fit(chosen["classifier"], feats[sp.train],
-                                classify.best_labels(table.perf[sp.train], heldout_sel), opts.seed)
+    heldout_tree = classify.fit(chosen["classifier"], feats[sp.train], table.perf[np.ix_(sp.train, heldout_sel)],
+                                opts.seed)
     heldout_choice = np.asarray(heldout_sel)[heldout_tree.predict(feats)]
     if opts.refit:
         x_all = normalise.NORMALISATIONS[norm](table.perf)
         deploy_sel = selection.select(method, x_all, table.perf, feats, n, opts.seed)
-        tree = classify.fit(chosen["classifier"], feats, classify.best_labels(table.perf, deploy_sel), opts.seed)
+        tree = classify.fit(chosen["classifier"], feats, table.perf[:, deploy_sel], opts.seed)
     else:
         deploy_sel, tree = heldout_sel, heldout_tree
     dep = Deployment(family, [table.configs[c] for c in deploy_sel], classify.tree_to_dict(tree, feature_names(table.op)),
@@ -272,30 +274,32 @@ def with_fallback(full: dataset.PerfTable, chosen: np.ndarray) -> np.ndarray:
     return np.where(chosen >= 0, chosen, full.configs.index(fallback(full.device)))
 
 
-def fastest_family(full: dataset.PerfTable, choice: np.ndarray) -> np.ndarray:
-    """Per shape, the family whose choice runs fastest (the family tree's training label)."""
-    perf = np.where(choice >= 0, np.take_along_axis(full.perf, np.maximum(choice, 0), axis=1), 0.0)
-    return perf.argmax(axis=1)
+def family_speeds(full: dataset.PerfTable, choice: np.ndarray) -> np.ndarray:
+    """shapes x families: the speed of each family's choice (0 where it cannot run the shape): the family tree's
+    training targets."""
+    return np.where(choice >= 0, np.take_along_axis(full.perf, np.maximum(choice, 0), axis=1), 0.0)
 
 
 def family_tree(full: dataset.PerfTable, deps: list[Deployment], fam_tables: list[dataset.PerfTable],
-                sp: evaluate.Split, opts: Options) -> tuple[dict | None, float, str]:
-    """Top-level tree choosing the family; returns (tree, held-out score vs all configurations, spec).
-    Trained and scored with the families' held-out models; refitted on the deployed models' choices."""
+                sp: evaluate.Split, opts: Options,
+                names: tuple[str, ...] = classify.DEPLOYABLE) -> tuple[dict | None, float, str]:
+    """Top-level tree choosing the family, the best on the random split among the classifiers `names`; returns
+    (tree, held-out score vs all configurations, spec). Trained and scored with the families' held-out models;
+    refitted on the deployed models' choices."""
     feats = feature_matrix(full.shapes, op=full.op)
     choice = family_choices(full, deps, fam_tables, "heldout_choice")
-    labels = fastest_family(full, choice)
+    speeds = family_speeds(full, choice)
     best = None
-    for name in classify.DEPLOYABLE:
-        model = classify.fit(name, feats[sp.train], labels[sp.train], opts.seed)
+    for name in names:
+        model = classify.fit(name, feats[sp.train], speeds[sp.train], opts.seed)
         fam = model.predict(feats[sp.test])
         score = evaluate.choice_score(full.perf[sp.test], with_fallback(full, choice[sp.test, fam]))
         if best is None or score > best[1] + 1e-12:
             best = (name, score, model)
     name, score, model = best
     if opts.refit:
-        labels = fastest_family(full, family_choices(full, deps, fam_tables, "deployed_choice"))
-        model = classify.fit(name, feats, labels, opts.seed)
+        speeds = family_speeds(full, family_choices(full, deps, fam_tables, "deployed_choice"))
+        model = classify.fit(name, feats, speeds, opts.seed)
     return classify.tree_to_dict(model, feature_names(full.op)), score, classify.spec(name)
 
 
@@ -337,19 +341,88 @@ def compare_with_baseline(full: dataset.PerfTable, sp: evaluate.Split, result: d
             "shapes_slower": int((rows.deployed_fraction < rows.baseline_fraction / 1.02).sum())}
 
 
-def refitted_choice(ft: dataset.PerfTable, dep: Deployment, feats: np.ndarray, train: np.ndarray,
-                    opts: Options) -> np.ndarray | None:
-    """Per shape of `ft`, the column the family's recipe (dep's normalisation, selection method, N and tree) picks
-    once fitted on the shapes `train` alone; None when those are too few for N configurations."""
+def fit_recipe(ft: dataset.PerfTable, dep: Deployment, feats: np.ndarray, train: np.ndarray,
+               opts: Options) -> tuple[list[int], object] | None:
+    """dep's recipe (normalisation, selection method, N, tree) fitted on the shapes `train` of `ft`: the selected
+    columns and the fitted tree; None when those shapes are too few for N configurations."""
     perf = ft.perf[train]
     if dep.tree is None:   # one configuration deployed, without a tree
-        return np.full(ft.n_shapes, selection.top_n(perf, 1)[0]) if len(train) else None
+        return ([selection.top_n(perf, 1)[0]], classify.Constant(0)) if len(train) else None
     if len(train) <= dep.n:
         return None
     sel = selection.select(dep.selection, normalise.NORMALISATIONS[dep.normalisation](perf), perf, feats[train],
                            dep.n, opts.seed)
-    model = classify.fit(classify.name_of(dep.classifier), feats[train], classify.best_labels(perf, sel), opts.seed)
-    return np.asarray(sel)[model.predict(feats)]
+    return sel, classify.fit(classify.name_of(dep.classifier), feats[train], perf[:, sel], opts.seed)
+
+
+def refitted_choice(ft: dataset.PerfTable, dep: Deployment, feats: np.ndarray, train: np.ndarray,
+                    opts: Options) -> np.ndarray | None:
+    """Per shape of `ft`, the column the family's recipe picks once fitted on the shapes `train` alone; None when
+    those are too few for N configurations."""
+    fitted = fit_recipe(ft, dep, feats, train, opts)
+    return None if fitted is None else np.asarray(fitted[0])[fitted[1].predict(feats)]
+
+
+def networks_score(ft: dataset.PerfTable, dep: Deployment, feats: np.ndarray, splits: dict[str, evaluate.Split],
+                   opts: Options) -> float | None:
+    """Geomean over networks of the family's score (fraction of its best) when dep's recipe is fitted without the
+    network; None when a network leaves too few shapes to fit it."""
+    scores = []
+    for sp in splits.values():
+        choice = refitted_choice(ft, dep, feats, sp.train, opts)
+        if choice is None:
+            return None
+        scores.append(evaluate.choice_score(ft.perf[sp.test], choice[sp.test]))
+    return evaluate.geomean(scores) if scores else None
+
+
+def recipe_by_networks(ft: dataset.PerfTable, dep: Deployment, sp: evaluate.Split, networks: dict[tuple, set[str]],
+                       out_dir: Path, opts: Options) -> Deployment:
+    """The family's recipe chosen by leaving whole networks out instead of by the random split: among dep's own,
+    and the coverage selections (top_n, greedy, dep's method) x N (n_min..max_deploy_n) x each deployable tree, the
+    one with the best geomean over networks (ties: the random split's choice, then fewer configurations); refitted
+    on all shapes like analyse_family's. A random split holds out shapes of networks it also trains on, so it
+    favours recipes that remember networks over recipes that generalise to new ones (docs/tuning.md)."""
+    if dep.tree is None:
+        return dep
+    feats = feature_matrix(ft.shapes, op=ft.op)
+    splits = {net: s for net, s in evaluate.network_splits(shape_keys(ft), networks).items() if len(s.train)}
+    if len(splits) < 2:
+        return dep
+    candidates = [dep] + [
+        Deployment(dep.family, [], {}, dep.normalisation, method, classify.spec(tree), n, 0.0, 0.0)
+        for method in dict.fromkeys(("greedy", "top_n", dep.selection)) if method in opts.methods
+        for n in range(opts.n_min, opts.max_deploy_n + 1) if n < ft.n_configs
+        for tree in classify.DEPLOYABLE]
+    rows = []
+    for cand in candidates:
+        rows.append({"selection": cand.selection, "normalisation": cand.normalisation, "n": cand.n,
+                     "classifier": cand.classifier, "networks": networks_score(ft, cand, feats, splits, opts)})
+    table = pd.DataFrame(rows)
+    table.to_csv(out_dir / "recipes_by_networks.csv", index=False, float_format="%.5f")
+    scored = table.dropna(subset=["networks"])
+    if scored.empty:
+        return dep
+    best = scored.loc[scored["networks"] >= scored["networks"].max() - 1e-9].sort_values("n", kind="stable").index[0]
+    if best == 0 or scored.loc[best, "networks"] <= (table.loc[0, "networks"] or 0.0) + 1e-9:
+        return dep
+    cand = candidates[best]
+    heldout = fit_recipe(ft, cand, feats, sp.train, opts)
+    deployed = fit_recipe(ft, cand, feats, np.arange(ft.n_shapes), opts) if opts.refit else heldout
+    sel, tree = deployed
+    score = evaluate.choice_score(ft.perf[sp.test], np.asarray(heldout[0])[heldout[1].predict(feats[sp.test])])
+    rep = report.Report(out_dir, "")
+    rep.text(f"Chosen by leaving whole networks out instead ({len(splits)} networks, "
+             f"`recipes_by_networks.csv`): N={cand.n} configurations by {cand.selection}, chosen by {cand.classifier}: "
+             f"{100 * scored.loc[best, 'networks']:.2f}% of the family's best on networks left out, against "
+             f"{100 * (table.loc[0, 'networks'] or 0.0):.2f}% for the random split's choice; "
+             f"{100 * score:.2f}% on the random split's held-out shapes. Configurations: "
+             f"{', '.join(ft.configs[c] for c in sel)}.")
+    rep.write(append=True)
+    return Deployment(dep.family, [ft.configs[c] for c in sel], classify.tree_to_dict(tree, feature_names(ft.op)),
+                      cand.normalisation, cand.selection, cand.classifier, cand.n, score,
+                      evaluate.oracle_score(ft.perf[sp.test], heldout[0]),
+                      np.asarray(heldout[0])[heldout[1].predict(feats)], np.asarray(sel)[tree.predict(feats)])
 
 
 def held_out_network(full: dataset.PerfTable, deps: list[Deployment], tables: list[dataset.PerfTable],
@@ -371,8 +444,8 @@ def held_out_network(full: dataset.PerfTable, deps: list[Deployment], tables: li
         fam = np.zeros(full.n_shapes, dtype=int)
         if family_classifier is not None:
             feats = feature_matrix(full.shapes, op=full.op)
-            labels = fastest_family(full, choice)
-            fam = classify.fit(classify.name_of(family_classifier), feats[sp.train], labels[sp.train],
+            speeds = family_speeds(full, choice)
+            fam = classify.fit(classify.name_of(family_classifier), feats[sp.train], speeds[sp.train],
                                opts.seed).predict(feats)
         picked = with_fallback(full, choice[np.arange(full.n_shapes), fam])
         score = evaluate.choice_score(full.perf[sp.test], picked[sp.test])
@@ -443,21 +516,30 @@ def analyse(paths: list[str], out_dir: Path, op: str = "gemm", family: str | Non
     log(opts, f"{full.device} {op}: {full.n_shapes} shapes x {full.n_configs} configurations, "
               f"families {', '.join(families)}")
     sp = evaluate.split(full.n_shapes, opts.test_fraction, opts.seed)
+    net_of_shape = dataset.read_networks(networks, op) if networks else {}
     test_keys = {shape_keys(full)[i] for i in sp.test}
     deps, tables = [], []
     for fam in families:
         ft = full.family(fam)
         fam_dir = out_dir if len(families) == 1 else out_dir / fam
         log(opts, f"family {fam}: {ft.n_shapes} shapes x {ft.n_configs} configurations -> {fam_dir}")
-        deps.append(analyse_family(ft, family_split(ft, test_keys), fam_dir, opts,
-                                   f"{full.device} {op} {fam}"))
+        dep = analyse_family(ft, family_split(ft, test_keys), fam_dir, opts, f"{full.device} {op} {fam}")
+        if networks:
+            dep = recipe_by_networks(ft, dep, family_split(ft, test_keys), net_of_shape, fam_dir, opts)
+        deps.append(dep)
         tables.append(ft)
     if len(deps) == 1:
         dep = deps[0]
         tree, score, fam_spec = None, dep.score, None
         summary = {"selection": f"{dep.selection} ({dep.normalisation})", "classifier": dep.classifier}
     else:
-        tree, score, fam_spec = family_tree(full, deps, tables, sp, opts)
+        names = classify.DEPLOYABLE
+        if networks:   # the family tree too is chosen by leaving networks out (recipe_by_networks)
+            loo = {name: leave_networks_out(full, deps, tables, classify.spec(name), net_of_shape, opts)
+                   ["geomean"]["score"] or 0.0 for name in names}
+            names = (max(names, key=lambda name: loo[name]),)
+            log(opts, "family tree by networks left out: " + ", ".join(f"{n} {100 * v:.2f}%" for n, v in loo.items()))
+        tree, score, fam_spec = family_tree(full, deps, tables, sp, opts, names)
         used = sorted(classify.leaf_values(tree["root"]))
         if len(used) < len(deps):   # a family the tree never picks is not deployed
             log(opts, f"the family tree never picks {', '.join(d.family for i, d in enumerate(deps) if i not in used)}"
@@ -486,7 +568,7 @@ def analyse(paths: list[str], out_dir: Path, op: str = "gemm", family: str | Non
                       "oracle": d.oracle} for d in deps],
     }
     if networks:
-        loo = leave_networks_out(full, deps, tables, fam_spec, dataset.read_networks(networks, op), opts)
+        loo = leave_networks_out(full, deps, tables, fam_spec, net_of_shape, opts)
         result["leave_networks_out"] = {
             "network_files": [str(p) for p in networks], **loo,
             "random_split": {"held_out_shapes": len(sp.test), "score": score,

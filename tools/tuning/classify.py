@@ -7,9 +7,13 @@
                      on standardised features (Pipeline with StandardScaler): these are distance / margin
                      based, and seed 001's flat RBF-SVM row came from unscaled features
   RandomForest       100 trees
+  CostTreeB          cost-sensitive tree (cost_tree.py), max depth 4, >= 4 samples per leaf
+  CostTreeC          cost-sensitive tree, max depth 2, >= 4 samples per leaf
 
-Labels: for each training shape, the index (0..N-1) of the best of the N deployed configurations.
-Only depth-limited decision trees are deployable (they are emitted as C++ by codegen.py): see DEPLOYABLE.
+Targets (`fit`): per training shape, the speed of each of the N deployed configurations (shapes x N, larger is
+better; GFLOP/s or any positive measure), or only the index (0..N-1) of the fastest. The label classifiers learn
+the fastest; the cost trees learn what each choice costs (a near miss is cheap, a slow pick is not).
+Only depth-limited trees are deployable (they are emitted as C++ by codegen.py): see DEPLOYABLE.
 `tree_to_dict` exports a fitted tree in the JSON form codegen.py reads.
 """
 from __future__ import annotations
@@ -25,12 +29,18 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
+from cost_tree import CostTree
+
 TREE_SPECS = {
     "DecisionTreeA": {},
     "DecisionTreeB": {"max_depth": 6, "min_samples_leaf": 3},
     "DecisionTreeC": {"max_depth": 3, "min_samples_leaf": 4},
 }
-DEPLOYABLE = ("DecisionTreeB", "DecisionTreeC")
+COST_TREE_SPECS = {
+    "CostTreeB": {"max_depth": 4, "min_samples_leaf": 4},
+    "CostTreeC": {"max_depth": 2, "min_samples_leaf": 4},
+}
+DEPLOYABLE = ("DecisionTreeB", "DecisionTreeC", "CostTreeB", "CostTreeC")
 
 
 def _scaled(model) -> object:
@@ -41,6 +51,8 @@ def make(name: str, seed: int = 0, n_train: int | None = None):
     """A fresh, unfitted classifier called `name` (see CLASSIFIERS)."""
     if name in TREE_SPECS:
         return DecisionTreeClassifier(random_state=seed, **TREE_SPECS[name])
+    if name in COST_TREE_SPECS:
+        return CostTree(**COST_TREE_SPECS[name])
     if name.endswith("NearestNeighbor"):
         k = int(name[: -len("NearestNeighbor")])
         return _scaled(KNeighborsClassifier(n_neighbors=min(k, n_train or k)))
@@ -55,13 +67,13 @@ def make(name: str, seed: int = 0, n_train: int | None = None):
     raise ValueError(f"unknown classifier {name!r}; known: {CLASSIFIERS}")
 
 
-CLASSIFIERS = ("DecisionTreeA", "DecisionTreeB", "DecisionTreeC", "1NearestNeighbor", "3NearestNeighbor",
-               "7NearestNeighbor", "LinearSVM", "RadialSVM", "RandomForest", "MLP")
+CLASSIFIERS = ("DecisionTreeA", "DecisionTreeB", "DecisionTreeC", "CostTreeB", "CostTreeC", "1NearestNeighbor",
+               "3NearestNeighbor", "7NearestNeighbor", "LinearSVM", "RadialSVM", "RandomForest", "MLP")
 
 
 def spec(name: str) -> str:
     """Human-readable parameters of a classifier, e.g. "DecisionTreeB (max_depth=6, min_samples_leaf=3)"."""
-    params = TREE_SPECS.get(name)
+    params = TREE_SPECS.get(name, COST_TREE_SPECS.get(name))
     if params is None:
         return name
     return f"{name} ({', '.join(f'{k}={v}' for k, v in params.items()) or 'unlimited'})"
@@ -82,9 +94,15 @@ class Constant:
         return np.full(len(x), self.label, dtype=int)
 
 
-def fit(name: str, features: np.ndarray, labels: np.ndarray, seed: int = 0):
-    """Fit classifier `name` on (features, labels); returns an object with .predict."""
-    labels = np.asarray(labels)
+def fit(name: str, features: np.ndarray, targets: np.ndarray, seed: int = 0):
+    """Fit classifier `name` on features and targets (per shape: the speeds of the N classes, or the index of the
+    fastest; module docstring); returns an object with .predict giving class indices."""
+    targets = np.asarray(targets)
+    if name in COST_TREE_SPECS:
+        if targets.ndim == 1:   # only the winners are known: every other class costs the most
+            targets = np.eye(int(targets.max()) + 1)[targets]
+        return make(name, seed).fit(features, targets)
+    labels = targets.argmax(axis=1) if targets.ndim == 2 else targets
     if len(np.unique(labels)) == 1 and name not in TREE_SPECS:
         return Constant(int(labels[0]))
     model = make(name, seed, len(labels))
@@ -99,12 +117,28 @@ def best_labels(perf: np.ndarray, selected: list[int]) -> np.ndarray:
     return np.asarray(perf[:, selected].argmax(axis=1), dtype=int)
 
 
-def tree_to_dict(tree: DecisionTreeClassifier, feature_names: tuple[str, ...] | list[str]) -> dict:
-    """A fitted decision tree as nested JSON-able dicts: leaves {"leaf": class} (the class sklearn predicts
-    there), nodes {"feature": name, "threshold": t, "le": subtree, "gt": subtree} (left branch when
-    value <= t), plus "features": the feature names the tree uses, in order of first use. A split whose two
-    sides predict the same class (sklearn keeps those: they purify the training labels) becomes that leaf, so
-    the exported tree predicts exactly what sklearn does with fewer tests."""
+def tree_to_dict(tree: DecisionTreeClassifier | CostTree, feature_names: tuple[str, ...] | list[str]) -> dict:
+    """A fitted decision tree (sklearn's or a CostTree) as nested JSON-able dicts: leaves {"leaf": class} (the
+    class the tree predicts there), nodes {"feature": name, "threshold": t, "le": subtree, "gt": subtree} (left
+    branch when value <= t), plus "features": the feature names the tree uses, in order of first use. A split
+    whose two sides predict the same class (sklearn keeps those: they purify the training labels) becomes that
+    leaf, so the exported tree predicts exactly what the fitted one does with fewer tests."""
+    root = tree.to_dict(feature_names) if isinstance(tree, CostTree) else _sklearn_root(tree, feature_names)
+    used: list[str] = []
+
+    def depth(n: dict) -> int:
+        if "leaf" in n:
+            return 0
+        if n["feature"] not in used:
+            used.append(n["feature"])
+        return 1 + max(depth(n["le"]), depth(n["gt"]))
+
+    d = depth(root)
+    return {"features": used, "root": root, "depth": d, "leaves": leaves(root)}
+
+
+def _sklearn_root(tree: DecisionTreeClassifier, feature_names: tuple[str, ...] | list[str]) -> dict:
+    """The root node of a fitted sklearn tree in tree_to_dict's node form."""
     t = tree.tree_
 
     def node(i: int) -> dict:
@@ -115,18 +149,7 @@ def tree_to_dict(tree: DecisionTreeClassifier, feature_names: tuple[str, ...] | 
             return le
         return {"feature": feature_names[t.feature[i]], "threshold": float(t.threshold[i]), "le": le, "gt": gt}
 
-    used: list[str] = []
-
-    def depth(n: dict) -> int:
-        if "leaf" in n:
-            return 0
-        if n["feature"] not in used:
-            used.append(n["feature"])
-        return 1 + max(depth(n["le"]), depth(n["gt"]))
-
-    root = node(0)
-    d = depth(root)
-    return {"features": used, "root": root, "depth": d, "leaves": leaves(root)}
+    return node(0)
 
 
 def leaves(n: dict) -> int:

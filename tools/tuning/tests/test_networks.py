@@ -5,6 +5,7 @@ import json
 import random
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import analyze
@@ -98,6 +99,9 @@ def test_an_unlike_network_scores_visibly_lower(tmp_path):
     table = (out / "leave_networks_out.csv").read_text().splitlines()
     assert table[0] == "network,held-out shapes,training shapes,% of best of all,tiled: % of family best"
     assert table[-2].startswith("geomean over networks,,,") and table[-1].startswith("random split,")
+    # the recipe deployed is the candidate best on networks left out, and its score is the one reported
+    recipes = pd.read_csv(out / "recipes_by_networks.csv")
+    assert len(recipes) > 1 and loo["geomean"]["families"]["tiled"] == pytest.approx(recipes["networks"].max(), abs=1e-5)
 
 
 def test_several_families_score_the_family_tree_and_each_family(two_family_csv, tmp_path):
