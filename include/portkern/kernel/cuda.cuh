@@ -66,17 +66,24 @@ __global__ void __launch_bounds__(Kernel::group_shape::size) entry(const Kernel 
   kernel(group);
 }
 
-// Bytes of dynamic shared memory a kernel's launch reserves: its staged tiles' ring when it names a
-// `staged_block` (fragment.hpp), else none.
+// The most dynamic shared memory any GPU gives a block (227 KiB, sm_90).
+inline constexpr std::size_t max_dynamic_shared = 227 * 1024;
+
+// Bytes of a kernel's staged tiles' ring when it names a `staged_block` (fragment.hpp), else 0.
+template <class Kernel>
+constexpr std::size_t staged_bytes() {
+  if constexpr (requires { typename Kernel::staged_block; })
+    return StagedTiles<typename Kernel::staged_block>::storage_bytes;
+  else
+    return 0;
+}
+
+// Bytes of dynamic shared memory a kernel's launch reserves: its staged tiles' ring (none without one).
 template <class Kernel>
 constexpr std::size_t dynamic_shared_bytes() {
-  if constexpr (requires { typename Kernel::staged_block; }) {
-    constexpr std::size_t bytes = StagedTiles<typename Kernel::staged_block>::storage_bytes;
-    static_assert(bytes <= 227 * 1024, "more shared memory than any GPU gives a block (227 KiB, sm_90)");
-    return bytes;
-  } else {
-    return 0;
-  }
+  static_assert(staged_bytes<Kernel>() <= max_dynamic_shared,
+                "more shared memory than any GPU gives a block (227 KiB, sm_90)");
+  return staged_bytes<Kernel>();
 }
 
 // Selects the queue's device and opts the kernel into its dynamic shared memory beyond the default 48 KiB (an
