@@ -33,7 +33,8 @@ inline std::string describe(const Conv2dDesc& d) {
   return "N" + s(d.batch) + " " + s(d.in_h) + "x" + s(d.in_w) + "x" + s(d.in_c) + " -> " + s(d.out_c) + " window " +
          s(d.window_h) + "x" + s(d.window_w) + " stride " + s(d.stride_h) + "x" + s(d.stride_w) + " pad " +
          s(d.pad_top) + "," + s(d.pad_bottom) + "," + s(d.pad_left) + "," + s(d.pad_right) + " dilation " +
-         s(d.dilation_h) + "x" + s(d.dilation_w) + (d.relu ? " relu" : "");
+         s(d.dilation_h) + "x" + s(d.dilation_w) + (d.groups != 1 ? " groups " + s(d.groups) : "") +
+         (d.relu ? " relu" : "");
 }
 
 inline Conv2dDesc conv_desc(std::int64_t batch, std::int64_t h, std::int64_t w, std::int64_t c, std::int64_t k,
@@ -75,6 +76,19 @@ inline std::vector<ConvCase> conv_cases() {
       {conv_desc(1, 11, 26, 32, 17, 5, 5, 1, 1, {2, 2, 2, 2}, 1, 1, true), false, "5x5 same, 26 wide, 32 channels"},
       {conv_desc(1, 8, 27, 80, 24, 1, 1, 2, 2, {0, 0, 0, 0}), true, "1x1 stride 2, 80 channels"},
   };
+  // Grouped and depthwise convolutions (ResNeXt, MobileNet, EfficientNet): only `direct` takes them.
+  auto grouped = [](Conv2dDesc d, std::int64_t groups) { d.groups = groups; return d; };
+  cases.push_back({grouped(conv_desc(1, 9, 7, 12, 18, 3, 3, 1, 1, {1, 1, 1, 1}), 3), true, "3x3 same, 3 groups, bias"});
+  cases.push_back({grouped(conv_desc(2, 11, 13, 8, 8, 3, 3, 2, 2, {1, 1, 1, 1}, 1, 1, true), 2), false,
+                   "3x3 stride 2, 2 groups, residual relu", true});
+  cases.push_back({grouped(conv_desc(1, 10, 9, 70, 70, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), 70), true,
+                   "depthwise 3x3, 70 channels, bias relu"});
+  cases.push_back({grouped(conv_desc(2, 13, 11, 7, 14, 5, 5, 2, 2, {2, 2, 1, 3}), 7), true,
+                   "depthwise 5x5 stride 2, multiplier 2, asymmetric pad"});
+  cases.push_back({grouped(conv_desc(1, 12, 11, 6, 9, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2), 3), false,
+                   "3x3 dilation 2, 3 groups"});
+  cases.push_back({grouped(conv_desc(1, 5, 6, 64, 32, 1, 1, 1, 1, {0, 0, 0, 0}), 32), false,
+                   "1x1, 32 groups of 2 -> 1"});
   Conv2dDesc same = conv_desc(1, 9, 10, 4, 4, 3, 3, 2, 2, {0, 0, 0, 0});
   cases.push_back({with_padding(same, Padding::same), true, "3x3 stride 2 SAME"});
   Conv2dDesc valid = conv_desc(2, 8, 11, 5, 3, 5, 5, 1, 1, {4, 4, 4, 4});
@@ -176,7 +190,8 @@ inline ConvData make_conv_data(const ConvCase& c) {
   x.d = conv2d_complete(c.desc);
   const Conv2dDesc& d = x.d;
   x.input = random_vector<float>(std::size_t(d.batch * d.in_h * d.in_w * d.in_c), 21);
-  x.filter = random_vector<float>(std::size_t(d.window_h * d.window_w * d.in_c * d.out_c), 22);
+  const std::int64_t group_in = d.in_c / d.groups, group_out = d.out_c / d.groups;
+  x.filter = random_vector<float>(std::size_t(d.window_h * d.window_w * group_in * d.out_c), 22);
   if (c.bias) x.bias = random_vector<float>(std::size_t(d.out_c), 23);
   const std::size_t outputs = std::size_t(d.batch * d.out_h * d.out_w * d.out_c);
   if (c.residual) x.residual = random_vector<float>(outputs, 24);
@@ -192,9 +207,10 @@ inline ConvData make_conv_data(const ConvCase& c) {
               const std::int64_t iy = oy * d.stride_h + r * d.dilation_h - d.pad_top;
               const std::int64_t ix = ox * d.stride_w + s * d.dilation_w - d.pad_left;
               if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) continue;
-              for (std::int64_t ch = 0; ch < d.in_c; ++ch) {
-                const double p = double(x.input[std::size_t(((n * d.in_h + iy) * d.in_w + ix) * d.in_c + ch)]) *
-                                 double(x.filter[std::size_t(((r * d.window_w + s) * d.in_c + ch) * d.out_c + k)]);
+              for (std::int64_t ch = 0; ch < group_in; ++ch) {
+                const std::int64_t in_ch = k / group_out * group_in + ch;   // the input channels of k's group
+                const double p = double(x.input[std::size_t(((n * d.in_h + iy) * d.in_w + ix) * d.in_c + in_ch)]) *
+                                 double(x.filter[std::size_t(((r * d.window_w + s) * group_in + ch) * d.out_c + k)]);
                 sum += p;
                 magnitude += std::abs(p);
               }

@@ -53,6 +53,15 @@ TEST(Conv2dCpuApi, SelectionAlwaysApplies) {
   }
   const Conv2dSelection dilated = conv2d_select(cpu, conv_desc(1, 56, 56, 64, 64, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2));
   EXPECT_EQ(dilated.algorithm, "direct");
+  // Grouped (ResNeXt) and depthwise (MobileNet, stride 1 and 2) convolutions take the direct path too.
+  for (auto [c, groups, stride] : {std::array<std::int64_t, 3>{128, 32, 1}, {96, 96, 1}, {144, 144, 2}}) {
+    Conv2dDesc d = conv_desc(1, 28, 28, c, c, 3, 3, stride, stride, {1, 1, 1, 1});
+    d.groups = groups;
+    const Conv2dSelection pick = conv2d_select(cpu, d);
+    EXPECT_EQ(pick.config, "direct/default") << pick.reason;
+    EXPECT_NE(pick.reason.find("groups = " + std::to_string(groups) + " takes the direct path only"), std::string::npos)
+        << pick.reason;
+  }
 }
 
 TEST(Conv2dCpuApi, SameAndValidPadding) {
@@ -89,6 +98,16 @@ TEST(Conv2dCpuApi, BadDescriptorsAreErrors) {
   EXPECT_PORTKERN_ERROR(call(conv_desc(1, 6, 6, 2, 2, 3, 3, 0, 1, {0, 0, 0, 0})), "argument desc.stride_h = 0 must be >= 1");
   EXPECT_PORTKERN_ERROR(call(conv_desc(1, 6, 6, 2, 2, 3, 3, 1, 1, {0, 0, -1, 0})), "argument desc.pad_left = -1 must be >= 0");
   EXPECT_PORTKERN_ERROR(call(conv_desc(1, 6, 6, 2, 2, 3, 3, 1, 1, {0, 0, 0, 0}, 1, 0)), "argument desc.dilation_w = 0 must be >= 1");
+  Conv2dDesc grouped = conv_desc(1, 6, 6, 6, 4, 3, 3, 1, 1, {0, 0, 0, 0});
+  grouped.groups = 0;
+  EXPECT_PORTKERN_ERROR(call(grouped), "argument desc.groups = 0 must be >= 1");
+  grouped.groups = 4;
+  EXPECT_PORTKERN_ERROR(call(grouped), "argument desc.in_c = 6 must be a multiple of desc.groups = 4");
+  grouped.groups = 3;
+  EXPECT_PORTKERN_ERROR(call(grouped), "argument desc.out_c = 4 must be a multiple of desc.groups = 3");
+  grouped.groups = 2;
+  EXPECT_PORTKERN_ERROR(call(grouped, {"im2col", ""}), "groups = 2 takes the direct path only");
+  EXPECT_PORTKERN_ERROR(call(grouped, {"implicit", ""}), "groups = 2 takes the direct path only");
   // Choices that do not fit the descriptor.
   const Conv2dDesc five = conv_desc(1, 8, 8, 2, 2, 5, 5, 1, 1, {0, 0, 0, 0});
   EXPECT_PORTKERN_ERROR(call(five, {"winograd", ""}), "cannot use 'winograd/f4' for this descriptor: winograd needs a 3x3 window");

@@ -43,6 +43,10 @@ struct Conv2dDesc {
   std::int64_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
   std::int64_t dilation_h = 1, dilation_w = 1;
   std::int64_t out_h = 0, out_w = 0;
+  // Grouped convolution (cuDNN's group count, oneDNN's groups): in_c and out_c split into `groups` parts, output
+  // channel k convolving only the in_c / groups input channels of its part, k / (out_c / groups). Depthwise:
+  // groups = in_c (out_c a multiple of it). The filter is then window_h x window_w x (in_c / groups) x out_c.
+  std::int64_t groups = 1;
   const float* bias = nullptr;       // out_c values on the device, or nullptr for none
   const float* residual = nullptr;   // a tensor of the output's shape (NHWC) added before the ReLU, or nullptr
   bool relu = false;                 // max(0, .) after the bias and the residual

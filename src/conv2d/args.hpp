@@ -12,8 +12,9 @@ struct ConvArgs {
   std::int64_t batch, in_h, in_w, in_c, out_c;
   std::int64_t window_h, window_w, stride_h, stride_w, pad_top, pad_left, dilation_h, dilation_w;
   std::int64_t out_h, out_w;
+  std::int64_t groups;   // 1 but on the direct path (Conv2dDesc::groups)
   const float* input;    // NHWC
-  const float* filter;   // RSCK
+  const float* filter;   // RSCK, C = in_c / groups
   float* output;         // NHWC
   const float* bias;       // out_c values or nullptr
   const float* residual;   // the output's shape, or nullptr

@@ -24,7 +24,7 @@ inline constexpr const char* conv2d_fn = "portkern::conv2d";
 inline ConvArgs make_args(const Conv2dDesc& d, const float* input, const float* filter, float* output) {
   return {d.batch,    d.in_h,     d.in_w,         d.in_c,         d.out_c, d.window_h, d.window_w,
           d.stride_h, d.stride_w, d.pad_top,      d.pad_left,     d.dilation_h, d.dilation_w, d.out_h,
-          d.out_w,    input,      filter,         output,         d.bias,  d.residual, d.relu};
+          d.out_w,    d.groups,   input,          filter,         output,  d.bias,     d.residual,   d.relu};
 }
 
 inline void check_pointers(const Queue& q, const Conv2dDesc& d, const float* input, const void* filter,
@@ -98,9 +98,11 @@ void for_each_core_part(Queue& q, std::int64_t n, std::int64_t parts, const char
   if (first) std::rethrow_exception(first);
 }
 
-// Why an algorithm that needs dilation 1 cannot take `d`; empty when it can.
-inline std::string undilated(const Conv2dDesc& d) {
-  return d.dilation_h != 1 || d.dilation_w != 1 ? "dilation > 1 takes the direct path only" : "";
+// Why an algorithm that needs dilation 1 and one group cannot take `d`; empty when it can.
+inline std::string dense_undilated(const Conv2dDesc& d) {
+  if (d.dilation_h != 1 || d.dilation_w != 1) return "dilation > 1 takes the direct path only";
+  if (d.groups != 1) return "groups = " + std::to_string(d.groups) + " takes the direct path only";
+  return "";
 }
 
 }  // namespace portkern::conv2d_impl

@@ -48,13 +48,16 @@ Conv2dDesc conv2d_complete(const Conv2dDesc& desc) {
   require(d.batch >= 1, fn, "desc.batch", d.batch, ">= 1");
   require(d.in_c >= 1, fn, "desc.in_c", d.in_c, ">= 1");
   require(d.out_c >= 1, fn, "desc.out_c", d.out_c, ">= 1");
+  require(d.groups >= 1, fn, "desc.groups", d.groups, ">= 1");
+  require(d.in_c % d.groups == 0, fn, "desc.in_c", d.in_c, "a multiple of desc.groups = " + std::to_string(d.groups));
+  require(d.out_c % d.groups == 0, fn, "desc.out_c", d.out_c, "a multiple of desc.groups = " + std::to_string(d.groups));
   check_axis("h", d.in_h, d.pad_top, d.pad_bottom, d.window_h, d.stride_h, d.dilation_h, d.out_h);
   check_axis("w", d.in_w, d.pad_left, d.pad_right, d.window_w, d.stride_w, d.dilation_w, d.out_w);
   // Bytes of each tensor fit in 64 bits (the kernels index them with int64).
   checked_bytes(checked_product({d.batch, d.in_h, d.in_w, d.in_c}, fn, "the input's elements (batch * in_h * in_w * in_c)"),
                 sizeof(float), fn, "the input");
-  checked_bytes(checked_product({d.window_h, d.window_w, d.in_c, d.out_c}, fn,
-                                "the filter's elements (window_h * window_w * in_c * out_c)"),
+  checked_bytes(checked_product({d.window_h, d.window_w, d.in_c / d.groups, d.out_c}, fn,
+                                "the filter's elements (window_h * window_w * in_c / groups * out_c)"),
                 sizeof(float), fn, "the filter");
   checked_bytes(checked_product({d.batch, d.out_h, d.out_w, d.out_c}, fn, "the output's elements (batch * out_h * out_w * out_c)"),
                 sizeof(float), fn, "the output");

@@ -4,7 +4,7 @@
 //   2. where that pick does not apply to the descriptor (a shape unlike the tuning set's, e.g. Winograd for a
 //      5x5 window), the deployment's fallback, written by the generator from tools/tuning/runtime_rules.py so
 //      that the analysis scores the same rule (im2col, which takes any undilated convolution);
-//   3. where neither applies (dilation > 1), `direct`, which takes every descriptor.
+//   3. where neither applies (dilation > 1, groups > 1), `direct`, which takes every descriptor.
 #include "conv2d/rule.hpp"
 
 #include "conv2d/deployment.hpp"

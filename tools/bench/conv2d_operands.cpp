@@ -26,7 +26,7 @@ ConvOperands::ConvOperands(Queue& q, const Conv2dDesc& d)
     : q_(q),
       d_(fits(q.device(), d)),
       host_in_(std::size_t(d.batch * d.in_h * d.in_w * d.in_c)),
-      host_f_(std::size_t(d.window_h * d.window_w * d.in_c * d.out_c)),
+      host_f_(std::size_t(d.window_h * d.window_w * (d.in_c / d.groups) * d.out_c)),
       input_(q.device(), std::int64_t(host_in_.size())),
       filter_(q.device(), std::int64_t(host_f_.size())),
       output_(q.device(), d.batch * d.out_h * d.out_w * d.out_c) {
@@ -39,7 +39,7 @@ ConvOperands::ConvOperands(Queue& q, const Conv2dDesc& d)
 }
 
 double conv_flops(const Conv2dDesc& d) {
-  return 2.0 * d.batch * d.out_h * d.out_w * d.out_c * d.in_c * d.window_h * d.window_w;
+  return 2.0 * d.batch * d.out_h * d.out_w * d.out_c * (d.in_c / d.groups) * d.window_h * d.window_w;
 }
 
 std::function<void()> ConvOperands::call(const Conv2dChoice& choice) {

@@ -49,6 +49,8 @@ std::vector<VendorConvCall> prepare_onednn(int threads, const Conv2dDesc& desc, 
                                            const float* filter, float* output) {
   omp_set_num_threads(threads);
   const Conv2dDesc d = conv2d_complete(desc);
+  require(d.groups == 1, "portkern (oneDNN convolution)", "desc.groups", d.groups,
+          "1: the vendor comparison runs dense convolutions only");
   auto layer = std::make_shared<DnnlLayer>();
   DNNL_CHECK(dnnl_engine_create(&layer->engine, dnnl_cpu, 0));
   DNNL_CHECK(dnnl_stream_create(&layer->stream, layer->engine, dnnl_stream_default_flags));

@@ -291,6 +291,8 @@ std::string cudnn_version() {
 std::vector<VendorConvCall> prepare_cudnn(Queue& q, const Conv2dDesc& desc, const float* input, const float* filter,
                                           float* output, bool in_place) {
   const Conv2dDesc d = conv2d_complete(desc);
+  require(d.groups == 1, "portkern (cuDNN convolution)", "desc.groups", d.groups,
+          "1: the vendor comparison runs dense convolutions only");
   auto layer = std::make_shared<CudnnLayer>();
   CUDNN_CHECK(cudnnCreate(&layer->handle));
   CUDNN_CHECK(cudnnSetStream(layer->handle, static_cast<cudaStream_t>(q.native_stream())));

@@ -1,11 +1,12 @@
 // The `direct` convolution family: seed 000's Algorithm 1, written once in the kernel model.
 //
-// Computes the whole convolution (any window, stride, padding and dilation, bias and ReLU) with one item
-// per output element: a group is one output pixel and `Items` consecutive output channels; each item sums
-// window_h x window_w x in_c products, reading the filter's k-contiguous rows (consecutive items read
-// consecutive addresses: coalesced on CUDA, SIMD lanes on the CPU) and the input value all items share.
-// Parameters: Items (output channels per group). It never wins on speed: it is the baseline of the
-// benchmarks, the reference on the device, and the only path for dilation > 1.
+// Computes the whole convolution (any window, stride, padding, dilation and groups, bias and ReLU) with one
+// item per output element: a group is one output pixel and `Items` consecutive output channels; each item sums
+// window_h x window_w x (in_c / groups) products, reading the filter's k-contiguous rows (consecutive items read
+// consecutive addresses: coalesced on CUDA, SIMD lanes on the CPU) and the input values of its channel group
+// (shared by all items in a dense convolution; in a depthwise one, consecutive channels across the items).
+// Parameters: Items (output channels per group). It is the baseline of the benchmarks, the reference on the
+// device, and the only path for dilation > 1 and for grouped and depthwise convolutions.
 #pragma once
 
 #include "conv2d/args.hpp"
@@ -27,11 +28,13 @@ struct Conv2dDirect {
     const std::int64_t pixel = g.x(), ox = pixel % a.out_w, oy = (pixel / a.out_w) % a.out_h,
                        n = pixel / (a.out_w * a.out_h);
     const std::int64_t k0 = g.y() * Items;
+    const std::int64_t group_in = a.in_c / a.groups, group_out = a.out_c / a.groups;
     const float* image = a.input + n * a.in_h * a.in_w * a.in_c;
     float* out = a.output + pixel * a.out_c;
     g.for_each_item([&](kernel::Item item) {
       const std::int64_t k = k0 + item.x;
       if (k >= a.out_c) return;
+      const std::int64_t first_in = k / group_out * group_in;   // its group's first input channel
       float acc = 0.f;
       for (std::int64_t r = 0; r < a.window_h; ++r) {
         const std::int64_t iy = oy * a.stride_h + r * a.dilation_h - a.pad_top;
@@ -39,9 +42,9 @@ struct Conv2dDirect {
         for (std::int64_t s = 0; s < a.window_w; ++s) {
           const std::int64_t ix = ox * a.stride_w + s * a.dilation_w - a.pad_left;
           if (ix < 0 || ix >= a.in_w) continue;
-          const float* in = image + (iy * a.in_w + ix) * a.in_c;
-          const float* f = a.filter + (r * a.window_w + s) * a.in_c * a.out_c + k;
-          for (std::int64_t c = 0; c < a.in_c; ++c) acc += in[c] * f[c * a.out_c];
+          const float* in = image + (iy * a.in_w + ix) * a.in_c + first_in;
+          const float* f = a.filter + (r * a.window_w + s) * group_in * a.out_c + k;
+          for (std::int64_t c = 0; c < group_in; ++c) acc += in[c] * f[c * a.out_c];
         }
       }
       out[k] = finish(acc, a, out - a.output + k, k);

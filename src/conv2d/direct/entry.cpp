@@ -1,4 +1,4 @@
-// The `direct` algorithm's registry entry (registry.hpp): one kernel, any descriptor (dilation included).
+// The `direct` algorithm's registry entry (registry.hpp): one kernel, any descriptor (dilation and groups included).
 #include "conv2d/call.hpp"
 #include "conv2d/direct/direct.hpp"
 #include "conv2d/registry.hpp"

@@ -12,7 +12,7 @@ std::string why_not_gemm_1x1(const Conv2dDesc& d) {
   if (d.window_h != 1 || d.window_w != 1) return "gemm_1x1 needs a 1x1 window";
   if (d.stride_h != 1 || d.stride_w != 1) return "gemm_1x1 needs stride 1";
   if (d.pad_top || d.pad_bottom || d.pad_left || d.pad_right) return "gemm_1x1 needs no padding";
-  return undilated(d);
+  return dense_undilated(d);
 }
 
 void run_gemm_1x1(Queue& q, std::string_view, const ConvArgs& a) {

@@ -50,7 +50,7 @@ const AlgorithmEntry im2col_entry{
     PORTKERN_CONV2D_NAMES("im2col/whole", "im2col/chunked"),
     PORTKERN_CONV2D_BUILT("im2col/whole", "im2col/chunked"),
     [](const Device& device) { return std::string(device.is_cpu() ? "im2col/chunked" : "im2col/whole"); },
-    undilated,
+    dense_undilated,
     run_im2col};
 
 }  // namespace portkern::conv2d_impl

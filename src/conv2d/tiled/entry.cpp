@@ -47,7 +47,7 @@ const AlgorithmEntry tiled_entry{"tiled",
                                  tiled_names,
                                  tiled_built,
                                  [](const Device&) { return std::string("tiled/t2x4_c4_k4"); },
-                                 undilated,
+                                 dense_undilated,
                                  run};
 
 }  // namespace portkern::conv2d_impl

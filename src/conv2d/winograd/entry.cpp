@@ -17,7 +17,7 @@ namespace {
 std::string why_not_winograd(const Conv2dDesc& d) {
   if (d.window_h != 3 || d.window_w != 3) return "winograd needs a 3x3 window";
   if (d.stride_h != 1 || d.stride_w != 1) return "winograd needs stride 1";
-  return undilated(d);
+  return dense_undilated(d);
 }
 
 void transform_filter(const Queue& q, int tile, std::int64_t in_c, std::int64_t out_c, const float* filter, float* u) {
