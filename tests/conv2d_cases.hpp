@@ -85,6 +85,12 @@ inline std::vector<ConvCase> conv_cases() {
                    "depthwise 3x3, 70 channels, bias relu"});
   cases.push_back({grouped(conv_desc(2, 13, 11, 7, 14, 5, 5, 2, 2, {2, 2, 1, 3}), 7), true,
                    "depthwise 5x5 stride 2, multiplier 2, asymmetric pad"});
+  cases.push_back({grouped(conv_desc(2, 15, 12, 130, 130, 5, 5, 2, 2, {2, 1, 0, 3}), 130), false,
+                   "depthwise 5x5 stride 2, 130 channels, asymmetric pad, residual", true});
+  cases.push_back({grouped(conv_desc(1, 11, 10, 19, 19, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2, true), 19), true,
+                   "depthwise 3x3 dilation 2, 19 channels, bias relu"});
+  cases.push_back({grouped(conv_desc(3, 7, 9, 1, 1, 3, 3, 1, 2, {0, 0, 1, 1}), 1), false,
+                   "depthwise of one channel, stride 1x2"});
   cases.push_back({grouped(conv_desc(1, 12, 11, 6, 9, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2), 3), false,
                    "3x3 dilation 2, 3 groups"});
   cases.push_back({grouped(conv_desc(1, 5, 6, 64, 32, 1, 1, 1, 1, {0, 0, 0, 0}), 32), false,

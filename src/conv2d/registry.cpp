@@ -14,7 +14,8 @@ namespace portkern::conv2d_impl {
   X(im2col)                           \
   X(gemm_1x1)                         \
   X(winograd)                         \
-  X(implicit)
+  X(implicit)                         \
+  X(depthwise)
 
 #define PORTKERN_DECLARE(algorithm) extern const AlgorithmEntry algorithm##_entry;
 PORTKERN_CONV2D_ALGORITHMS(PORTKERN_DECLARE)

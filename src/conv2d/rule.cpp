@@ -4,7 +4,8 @@
 //   2. where that pick does not apply to the descriptor (a shape unlike the tuning set's, e.g. Winograd for a
 //      5x5 window), the deployment's fallback, written by the generator from tools/tuning/runtime_rules.py so
 //      that the analysis scores the same rule (im2col, which takes any undilated convolution);
-//   3. where neither applies (dilation > 1, groups > 1), `direct`, which takes every descriptor.
+//   3. where neither applies (dilation > 1, groups > 1): `depthwise` where groups = in_c = out_c, else `direct`,
+//      which takes every descriptor.
 #include "conv2d/rule.hpp"
 
 #include "conv2d/deployment.hpp"
@@ -37,7 +38,10 @@ Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d) {
   const std::string_view fallback = D::fallback;
   if (conv2d_not_applicable(device, d, algorithm_of(fallback), fallback).empty())
     return {std::string(algorithm_of(fallback)), std::string(fallback), pick.reason + ": the fallback " + std::string(fallback)};
-  return {"direct", "direct/default", pick.reason + "; nor does the fallback " + std::string(fallback) + ": direct/default"};
+  const std::string neither = pick.reason + "; nor does the fallback " + std::string(fallback);
+  if (conv2d_not_applicable(device, d, "depthwise", "depthwise/default").empty())
+    return {"depthwise", "depthwise/default", neither + ": depthwise/default"};
+  return {"direct", "direct/default", neither + ": direct/default"};
 }
 
 }  // namespace

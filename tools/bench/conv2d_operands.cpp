@@ -63,15 +63,16 @@ double ConvOperands::max_rel_error() {
   double worst = 0;
   for (int sample = 0; sample < 64; ++sample) {
     const std::int64_t n = rng() % d.batch, oy = rng() % d.out_h, ox = rng() % d.out_w, k = rng() % d.out_c;
+    const std::int64_t group_in = d.in_c / d.groups, first_in = k / (d.out_c / d.groups) * group_in;
     double sum = 0, magnitude = 0;
     for (std::int64_t r = 0; r < d.window_h; ++r)
       for (std::int64_t s = 0; s < d.window_w; ++s) {
         const std::int64_t iy = oy * d.stride_h + r * d.dilation_h - d.pad_top;
         const std::int64_t ix = ox * d.stride_w + s * d.dilation_w - d.pad_left;
         if (iy < 0 || iy >= d.in_h || ix < 0 || ix >= d.in_w) continue;
-        for (std::int64_t c = 0; c < d.in_c; ++c) {
-          const double p = double(host_in_[std::size_t(((n * d.in_h + iy) * d.in_w + ix) * d.in_c + c)]) *
-                           host_f_[std::size_t(((r * d.window_w + s) * d.in_c + c) * d.out_c + k)];
+        for (std::int64_t c = 0; c < group_in; ++c) {
+          const double p = double(host_in_[std::size_t(((n * d.in_h + iy) * d.in_w + ix) * d.in_c + first_in + c)]) *
+                           host_f_[std::size_t(((r * d.window_w + s) * group_in + c) * d.out_c + k)];
           sum += p;
           magnitude += std::abs(p);
         }

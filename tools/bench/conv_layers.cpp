@@ -29,7 +29,8 @@ std::vector<ConvLayer> read_conv_layers(std::istream& in, const std::string& sou
   while (csv.next()) {
     auto size = [&](const char* column) { return csv.integer(column, 1, largest); };
     const ConvLayer layer{csv.text("layer"), size("window"), size("stride"), size("in_h"), size("in_w"),
-                          size("in_c"),      size("out_h"),  size("out_w"),  size("out_k")};
+                          size("in_c"),      size("out_h"),  size("out_w"),  size("out_k"),
+                          csv.has("groups") ? size("groups") : 1};
     try {   // the descriptor's checks, the tensors' sizes in bytes included
       conv2d_complete(layer_desc(layer, 1));
     } catch (const Error& e) {
@@ -49,7 +50,7 @@ std::vector<ConvLayer> read_conv_layers(const std::string& path) {
 std::string layer_label(const ConvLayer& l) {
   auto s = [](std::int64_t v) { return std::to_string(v); };
   return s(l.window) + "x" + s(l.window) + "/" + s(l.stride) + " " + s(l.in_h) + "x" + s(l.in_w) + "x" + s(l.in_c) +
-         "->" + s(l.out_k);
+         "->" + s(l.out_k) + (l.groups != 1 ? " g" + s(l.groups) : "");
 }
 
 Conv2dDesc layer_desc(const ConvLayer& l, std::int64_t batch) {
@@ -60,6 +61,7 @@ Conv2dDesc layer_desc(const ConvLayer& l, std::int64_t batch) {
   const std::int64_t pad = (l.in_h - l.window) / l.stride + 1 == l.out_h ? 0 : (l.window - 1) / 2;
   d.pad_top = d.pad_bottom = d.pad_left = d.pad_right = pad;
   d.out_h = l.out_h, d.out_w = l.out_w;
+  d.groups = l.groups;
   return d;
 }
 

@@ -16,6 +16,7 @@ namespace portkern::bench {
 struct ConvLayer {
   std::string name;
   std::int64_t window, stride, in_h, in_w, in_c, out_h, out_w, out_k;
+  std::int64_t groups = 1;   // the optional `groups` column (grouped and depthwise layers)
 };
 
 // The shapes CSV of a network name (vgg16 -> data/shapes/conv_vgg16.csv); a path is returned as it is.

@@ -49,18 +49,21 @@ std::vector<VendorConvCall> prepare_onednn(int threads, const Conv2dDesc& desc, 
                                            const float* filter, float* output) {
   omp_set_num_threads(threads);
   const Conv2dDesc d = conv2d_complete(desc);
-  require(d.groups == 1, "portkern (oneDNN convolution)", "desc.groups", d.groups,
-          "1: the vendor comparison runs dense convolutions only");
   auto layer = std::make_shared<DnnlLayer>();
   DNNL_CHECK(dnnl_engine_create(&layer->engine, dnnl_cpu, 0));
   DNNL_CHECK(dnnl_stream_create(&layer->stream, layer->engine, dnnl_stream_default_flags));
   const dnnl_dims_t src_dims = {d.batch, d.in_c, d.in_h, d.in_w}, dst_dims = {d.batch, d.out_c, d.out_h, d.out_w};
-  const dnnl_dims_t w_dims = {d.out_c, d.in_c, d.window_h, d.window_w};
+  // Weights: OIHW, or with groups GOIHW (O and I per group); ours are RSCK, with groups R S C/G (G K/G): hwigo.
+  const bool grouped = d.groups != 1;
+  const dnnl_dims_t w_dims = {d.out_c, d.in_c, d.window_h, d.window_w},
+                    gw_dims = {d.groups, d.out_c / d.groups, d.in_c / d.groups, d.window_h, d.window_w};
   dnnl_memory_desc_t src_md, dst_md, w_any, w_user;
   DNNL_CHECK(dnnl_memory_desc_init_by_tag(&src_md, 4, src_dims, dnnl_f32, dnnl_nhwc));
   DNNL_CHECK(dnnl_memory_desc_init_by_tag(&dst_md, 4, dst_dims, dnnl_f32, dnnl_nhwc));
-  DNNL_CHECK(dnnl_memory_desc_init_by_tag(&w_any, 4, w_dims, dnnl_f32, dnnl_format_tag_any));
-  DNNL_CHECK(dnnl_memory_desc_init_by_tag(&w_user, 4, w_dims, dnnl_f32, dnnl_hwio));
+  DNNL_CHECK(dnnl_memory_desc_init_by_tag(&w_any, grouped ? 5 : 4, grouped ? gw_dims : w_dims, dnnl_f32,
+                                          dnnl_format_tag_any));
+  DNNL_CHECK(dnnl_memory_desc_init_by_tag(&w_user, grouped ? 5 : 4, grouped ? gw_dims : w_dims, dnnl_f32,
+                                          grouped ? dnnl_hwigo : dnnl_hwio));
   const dnnl_dims_t strides = {d.stride_h, d.stride_w}, dilates = {d.dilation_h - 1, d.dilation_w - 1};
   const dnnl_dims_t pad_l = {d.pad_top, d.pad_left}, pad_r = {d.pad_bottom, d.pad_right};
   dnnl_convolution_desc_t conv_d;

@@ -1,0 +1,5 @@
+// The `depthwise` algorithm's kernel for the CPU back end.
+#include "conv2d/depthwise/depthwise.hpp"
+#include "conv2d/launchable.hpp"
+
+PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<64>)
