@@ -9,7 +9,9 @@
 // output addresses: SIMD lanes on the CPU, coalesced on CUDA. The taps inside the image are worked out per pixel, once for all items
 // (uniform bounds: no per-tap or per-item condition), and the phase covers only the channels below out_c.
 // Any window, stride, padding and dilation; bias, residual and ReLU in the store. Parameters: Items (channels
-// per group). It wins wherever it applies: the dense algorithms do not take groups, and `direct` walks one
+// per group), WholeRows (a group walks a whole output row, the CPU's mapping; else one pixel, CUDA's: with a
+// row per group the H100 had too few groups, 31-124 GFLOP/s on MobileNetV2 / EfficientNet layers where a pixel
+// per group ran 83-325). It wins wherever it applies: the dense algorithms do not take groups, and `direct` walks one
 // pixel per group with the group's channel arithmetic in every item.
 #pragma once
 
@@ -20,13 +22,18 @@
 
 namespace portkern::conv2d_impl {
 
-template <int Items = 64>
+template <int Items = 64, bool WholeRows = true>
 struct Conv2dDepthwise {
   using group_shape = kernel::Shape<Items>;
   ConvArgs a;
 
-  // x: output rows (n, y), y: blocks of channels.
-  kernel::Range groups() const { return {a.batch * a.out_h, (a.out_c + Items - 1) / Items, 1}; }
+  // The output pixels of a group: a whole row, or one.
+  std::int64_t row_pixels() const { return WholeRows ? a.out_w : 1; }
+
+  // x: output rows (n, y) or pixels (n, y, x), y: blocks of channels.
+  kernel::Range groups() const {
+    return {a.batch * a.out_h * (a.out_w / row_pixels()), (a.out_c + Items - 1) / Items, 1};
+  }
 
   // The taps [first, end) of a window along one axis that fall inside [0, size), for the output at `out`.
   PORTKERN_INLINE static void inside(std::int64_t out, std::int64_t stride, std::int64_t pad, std::int64_t dilation,
@@ -40,7 +47,9 @@ struct Conv2dDepthwise {
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
-    const std::int64_t row = g.x(), oy = row % a.out_h, n = row / a.out_h, c0 = g.y() * Items;
+    const std::int64_t pixels = row_pixels(), first_x = WholeRows ? 0 : g.x() % a.out_w;
+    const std::int64_t row = WholeRows ? g.x() : g.x() / a.out_w, oy = row % a.out_h, n = row / a.out_h;
+    const std::int64_t c0 = g.y() * Items;
     const std::int64_t channels = a.out_c - c0;   // the items with a channel (all but in the last block)
     std::int64_t r0, r1;
     inside(oy, a.stride_h, a.pad_top, a.dilation_h, a.window_h, a.in_h, r0, r1);
@@ -49,7 +58,7 @@ struct Conv2dDepthwise {
     const std::int64_t out_row = (n * a.out_h + oy) * a.out_w * a.out_c + c0;
     const float* filter = a.filter + c0;
     kernel::private_array<float, 1, Group> acc;   // each item's sum over the taps of the current pixel
-    for (std::int64_t ox = 0; ox < a.out_w; ++ox) {
+    for (std::int64_t ox = first_x; ox < first_x + pixels; ++ox) {
       std::int64_t s0, s1;
       inside(ox, a.stride_w, a.pad_left, a.dilation_w, a.window_w, a.in_w, s0, s1);
       const std::int64_t pixel = image + (ox * a.stride_w - a.pad_left) * a.in_c;   // tap (0, 0)

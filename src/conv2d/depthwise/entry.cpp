@@ -21,6 +21,9 @@ const AlgorithmEntry depthwise_entry{
     PORTKERN_CONV2D_BUILT("depthwise/default"),
     [](const Device&) { return std::string("depthwise/default"); },
     why_not_depthwise,
-    [](Queue& queue, std::string_view, const ConvArgs& a) { launch(queue, Conv2dDepthwise<64>{a}); }};
+    [](Queue& queue, std::string_view, const ConvArgs& a) {   // the group-to-data mapping is the back end's
+      if (queue.device().is_cuda()) launch(queue, Conv2dDepthwise<64, false>{a});
+      else launch(queue, Conv2dDepthwise<64, true>{a});
+    }};
 
 }  // namespace portkern::conv2d_impl

@@ -2,4 +2,5 @@
 #include "conv2d/depthwise/depthwise.hpp"
 #include "conv2d/launchable.hpp"
 
-PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<64>)
+PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<64, true>)
+PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<64, false>)
