@@ -28,7 +28,7 @@ struct Conv2dDepthwise {
   ConvArgs a;
 
   // The output pixels of a group: a whole row, or one.
-  std::int64_t row_pixels() const { return WholeRows ? a.out_w : 1; }
+  PORTKERN_INLINE std::int64_t row_pixels() const { return WholeRows ? a.out_w : 1; }
 
   // x: output rows (n, y) or pixels (n, y, x), y: blocks of channels.
   kernel::Range groups() const {
