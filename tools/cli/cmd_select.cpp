@@ -78,7 +78,7 @@ void add_select_conv2d(CLI::App& select) {
           rows.push_back({{"net", net}, {"layer", layer.name}, {"batch", batch}, {"window", layer.window},
                           {"stride", layer.stride}, {"in_h", layer.in_h}, {"in_w", layer.in_w}, {"in_c", layer.in_c},
                           {"out_h", desc.out_h}, {"out_w", desc.out_w}, {"out_k", layer.out_k},
-                          {"pad_h", desc.pad_top}, {"pad_w", desc.pad_left}, {"applies", applies},
+                          {"pad_h", desc.pad_top}, {"pad_w", desc.pad_left}, {"groups", desc.groups}, {"applies", applies},
                           {"algorithm", pick.algorithm}, {"config", pick.config}, {"path", pick.reason}});
           table.add({net, layer.name, std::to_string(batch), bench::layer_label(layer), pick.algorithm, pick.config, pick.reason});
         }
