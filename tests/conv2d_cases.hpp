@@ -229,7 +229,7 @@ inline ConvData make_conv_data(const ConvCase& c) {
           x.magnitude[at] = magnitude;
         }
   if (d.window_h == 3 && d.window_w == 3 && d.stride_h == 1 && d.stride_w == 1 && d.dilation_h == 1 &&
-      d.dilation_w == 1) {
+      d.dilation_w == 1 && d.groups == 1) {   // Winograd's bound: dense convolutions only (a grouped filter is smaller)
     x.winograd2 = winograd_magnitude(x, 2);
     x.winograd4 = winograd_magnitude(x, 4);
   }
