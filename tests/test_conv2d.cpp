@@ -61,7 +61,8 @@ TEST(Conv2dCpuApi, SelectionAlwaysApplies) {
     d.groups = groups;
     const Conv2dSelection pick = conv2d_select(cpu, d);
     EXPECT_EQ(pick.config, groups == c && c == k ? "depthwise/default" : "direct/default") << pick.reason;
-    EXPECT_NE(pick.reason.find("groups = " + std::to_string(groups) + " takes the depthwise or direct path only"), std::string::npos)
+    EXPECT_NE(pick.reason.find("groups = " + std::to_string(groups) + " takes the depthwise or direct path only"),
+              std::string::npos)
         << pick.reason;
   }
 }
@@ -110,7 +111,8 @@ TEST(Conv2dCpuApi, BadDescriptorsAreErrors) {
   grouped.groups = 2;
   EXPECT_PORTKERN_ERROR(call(grouped, {"im2col", ""}), "groups = 2 takes the depthwise or direct path only");
   EXPECT_PORTKERN_ERROR(call(grouped, {"implicit", ""}), "groups = 2 takes the depthwise or direct path only");
-  EXPECT_PORTKERN_ERROR(call(grouped, {"depthwise", ""}), "depthwise needs groups = in_c = out_c (got groups 2, in_c 6, out_c 4)");
+  EXPECT_PORTKERN_ERROR(call(grouped, {"depthwise", ""}),
+                        "depthwise needs groups = in_c = out_c (got groups 2, in_c 6, out_c 4)");
   // Choices that do not fit the descriptor.
   const Conv2dDesc five = conv_desc(1, 8, 8, 2, 2, 5, 5, 1, 1, {0, 0, 0, 0});
   EXPECT_PORTKERN_ERROR(call(five, {"winograd", ""}), "cannot use 'winograd/f4' for this descriptor: winograd needs a 3x3 window");

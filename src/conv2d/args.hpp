@@ -12,7 +12,7 @@ struct ConvArgs {
   std::int64_t batch, in_h, in_w, in_c, out_c;
   std::int64_t window_h, window_w, stride_h, stride_w, pad_top, pad_left, dilation_h, dilation_w;
   std::int64_t out_h, out_w;
-  std::int64_t groups;   // 1 but on the direct path (Conv2dDesc::groups)
+  std::int64_t groups;   // Conv2dDesc::groups: 1 but on the direct and depthwise paths
   const float* input;    // NHWC
   const float* filter;   // RSCK, C = in_c / groups
   float* output;         // NHWC

@@ -1,18 +1,18 @@
 // The `depthwise` convolution family (MobileNet, EfficientNet): groups = in_c = out_c, each output channel the
 // window_h x window_w convolution of its own input channel, written once in the kernel model.
 //
-// A group is one output row of one image and `Items` consecutive channels; it walks the row's pixels, and for
-// each pixel runs a phase per tap of the window, in which item c adds the tap's product for channel c to its
-// private sum (a register on CUDA; on the CPU the item loop is then the innermost loop, a vector loop: with
-// the taps inside one phase GCC 12 left it scalar, 2-4 GFLOP/s), and a last phase that stores the sums. In
-// NHWC the channels are the innermost dimension, so the items of a phase read consecutive input, filter and
-// output addresses: SIMD lanes on the CPU, coalesced on CUDA. The taps inside the image are worked out per pixel, once for all items
-// (uniform bounds: no per-tap or per-item condition), and the phase covers only the channels below out_c.
-// Any window, stride, padding and dilation; bias, residual and ReLU in the store. Parameters: Items (channels
-// per group), WholeRows (a group walks a whole output row, the CPU's mapping; else one pixel, CUDA's: with a
-// row per group the H100 had too few groups, 31-124 GFLOP/s on MobileNetV2 / EfficientNet layers where a pixel
-// per group ran 83-325). It wins wherever it applies: the dense algorithms do not take groups, and `direct` walks one
-// pixel per group with the group's channel arithmetic in every item.
+// A group is one output row of one image (or one pixel, below) and `Items` consecutive channels; it walks its
+// pixels, and for each runs a phase per tap of the window, in which item c adds the tap's product for channel c
+// to its private sum (a register on CUDA; on the CPU the item loop is then the innermost loop, a vector loop:
+// with the taps inside one phase GCC 12 left it scalar, 2-4 GFLOP/s), and a last phase that stores the sums.
+// In NHWC the channels are the innermost dimension, so the items of a phase read consecutive input, filter and
+// output addresses: SIMD lanes on the CPU, coalesced on CUDA. The taps inside the image are worked out per
+// pixel, once for all items (uniform bounds: no per-tap or per-item condition), and the phase covers only the
+// channels below out_c. Any window, stride, padding and dilation; bias, residual and ReLU in the store.
+// Parameters: Items (channels per group), WholeRows (a group walks a whole output row, the CPU's mapping; else
+// one pixel, CUDA's: with a row per group the H100 had too few groups, 31-124 GFLOP/s on MobileNetV2 /
+// EfficientNet layers where a pixel per group ran 86-489). It wins wherever it applies: the dense algorithms do
+// not take groups, and `direct` walks one pixel per group with a division per item to find its channels.
 #pragma once
 
 #include <algorithm>
