@@ -383,8 +383,8 @@ def recipe_by_networks(ft: dataset.PerfTable, dep: Deployment, sp: evaluate.Spli
                        out_dir: Path, opts: Options) -> Deployment:
     """The family's recipe chosen by leaving whole networks out instead of by the random split: among dep's own,
     and the coverage selections (top_n, greedy, dep's method) x N (n_min..max_deploy_n) x each deployable tree, the
-    one with the best geomean over networks (the random split's choice unless beaten by more than NETWORKS_NOISE; ties: fewer configurations); refitted
-    on all shapes like analyse_family's. A random split holds out shapes of networks it also trains on, so it
+    one with the best geomean over networks (the random split's choice unless beaten by more than NETWORKS_NOISE;
+    ties: fewer configurations); refitted on all shapes like analyse_family's. A random split holds out shapes of networks it also trains on, so it
     favours recipes that remember networks over recipes that generalise to new ones (docs/tuning.md)."""
     if dep.tree is None:
         return dep
@@ -536,16 +536,15 @@ def analyse(paths: list[str], out_dir: Path, op: str = "gemm", family: str | Non
         tree, score, fam_spec = None, dep.score, None
         summary = {"selection": f"{dep.selection} ({dep.normalisation})", "classifier": dep.classifier}
     else:
-        names = classify.DEPLOYABLE
+        tree, score, fam_spec = family_tree(full, deps, tables, sp, opts)
         if networks:   # the family tree too is chosen by leaving networks out (recipe_by_networks)
             loo = {name: leave_networks_out(full, deps, tables, classify.spec(name), net_of_shape, opts)
-                   ["geomean"]["score"] or 0.0 for name in names}
-            random_choice = classify.name_of(family_tree(full, deps, tables, sp, opts)[2])
-            best = max(names, key=lambda name: loo[name])
-            # differences within the noise of a score over a few dozen networks do not overrule the random split
-            names = (best if loo[best] > loo[random_choice] + NETWORKS_NOISE else random_choice,)
+                   ["geomean"]["score"] or 0.0 for name in classify.DEPLOYABLE}
             log(opts, "family tree by networks left out: " + ", ".join(f"{n} {100 * v:.2f}%" for n, v in loo.items()))
-        tree, score, fam_spec = family_tree(full, deps, tables, sp, opts, names)
+            best = max(loo, key=loo.get)
+            # differences within the noise of a score over a few dozen networks do not overrule the random split
+            if loo[best] > loo[classify.name_of(fam_spec)] + NETWORKS_NOISE:
+                tree, score, fam_spec = family_tree(full, deps, tables, sp, opts, (best,))
         used = sorted(classify.leaf_values(tree["root"]))
         if len(used) < len(deps):   # a family the tree never picks is not deployed
             log(opts, f"the family tree never picks {', '.join(d.family for i, d in enumerate(deps) if i not in used)}"

@@ -112,11 +112,6 @@ def fit(name: str, features: np.ndarray, targets: np.ndarray, seed: int = 0):
     return model
 
 
-def best_labels(perf: np.ndarray, selected: list[int]) -> np.ndarray:
-    """For each shape, the position in `selected` of its best configuration (raw GFLOP/s)."""
-    return np.asarray(perf[:, selected].argmax(axis=1), dtype=int)
-
-
 def tree_to_dict(tree: DecisionTreeClassifier | CostTree, feature_names: tuple[str, ...] | list[str]) -> dict:
     """A fitted decision tree (sklearn's or a CostTree) as nested JSON-able dicts: leaves {"leaf": class} (the
     class the tree predicts there), nodes {"feature": name, "threshold": t, "le": subtree, "gt": subtree} (left

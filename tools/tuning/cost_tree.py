@@ -10,8 +10,8 @@ grows the tree that maximises the deployment's score directly: a leaf runs one c
 with the largest sum of log(speed / the shape's best speed) over them (the geomean over shapes that the
 evaluation reports), and a split is kept only when the best class of each side raises that sum. Splits are
 greedy (depth first) at the midpoints between sorted feature values, with at least `min_samples_leaf` shapes on
-each side, up to `max_depth` levels. Speeds are floored at LOG_FLOOR of the shape's best, as the evaluation's
-scores are, so that a failed configuration is very costly but finite.
+each side, up to `max_depth` levels. The terms are evaluate.log_relative's, floored as the evaluation's scores
+are, so that a failed configuration is very costly but finite.
 
 The fitted tree exports to the same dict form as classify.tree_to_dict, so codegen.py emits it unchanged.
 """
@@ -19,15 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-LOG_FLOOR = 1e-3
-
-
-def log_relative(gains: np.ndarray) -> np.ndarray:
-    """log(gains / row maximum), floored at log(LOG_FLOOR); rows whose maximum is 0 are all 0 (no preference)."""
-    gains = np.asarray(gains, dtype=np.float64)
-    best = gains.max(axis=1, keepdims=True)
-    rel = np.divide(gains, best, out=np.ones_like(gains), where=best > 0)
-    return np.log(np.maximum(rel, LOG_FLOOR))
+from evaluate import log_relative
 
 
 class CostTree:
@@ -40,7 +32,7 @@ class CostTree:
         self.root: dict | None = None
 
     def fit(self, features: np.ndarray, gains: np.ndarray) -> "CostTree":
-        features, cost = np.asarray(features, dtype=np.float64), log_relative(gains)
+        features, cost = np.asarray(features, dtype=np.float64), log_relative(np.asarray(gains, dtype=np.float64))
         if len(features) != len(cost) or len(features) == 0:
             raise ValueError(f"need one row of gains per feature row, got {len(features)} and {len(cost)}")
         self.root = self._grow(features, cost, np.arange(len(features)), self.max_depth)

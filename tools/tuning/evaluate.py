@@ -58,6 +58,11 @@ def relative(perf: np.ndarray) -> np.ndarray:
     return np.divide(perf, best, out=np.zeros_like(perf, dtype=np.float64), where=best > 0)
 
 
+def log_relative(perf: np.ndarray) -> np.ndarray:
+    """log(relative(perf)), floored at log(SCORE_FLOOR): the terms whose mean over shapes is the log of a score."""
+    return np.log(np.maximum(relative(perf), SCORE_FLOOR))
+
+
 def geomean(values: np.ndarray) -> float:
     """Geometric mean of fractions, clipped below at SCORE_FLOOR."""
     values = np.asarray(values, dtype=np.float64)

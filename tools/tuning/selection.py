@@ -38,6 +38,8 @@ from sklearn.cluster import HDBSCAN, KMeans, SpectralClustering
 from sklearn.decomposition import PCA
 from sklearn.tree import DecisionTreeRegressor
 
+import evaluate
+
 GEOMEAN_FLOOR = 1e-3
 PCA_VARIANCE = 0.95
 
@@ -184,11 +186,9 @@ def top_n(perf: np.ndarray, n: int) -> list[int]:
 def greedy(perf: np.ndarray, n: int) -> list[int]:
     """N configurations chosen one at a time, each the one that most raises the sum over shapes of log(best
     selected / best of all) (module docstring); ties to the lower index."""
-    best = perf.max(axis=1, keepdims=True)
-    rel = np.divide(perf, best, out=np.zeros_like(perf, dtype=np.float64), where=best > 0)
-    cost = np.log(np.maximum(rel, GEOMEAN_FLOOR))
+    cost = evaluate.log_relative(perf)
     chosen: list[int] = []
-    served = np.full(len(perf), np.log(GEOMEAN_FLOOR))
+    served = np.full(len(perf), np.log(evaluate.SCORE_FLOOR))
     for _ in range(min(n, perf.shape[1])):
         gain = np.maximum(served[:, None], cost).sum(axis=0)
         gain[chosen] = -np.inf

@@ -52,7 +52,7 @@ def fitted_tree(t, name="DecisionTreeB", n=6):
     feats = feature_matrix(t.shapes)
     from normalise import standard
     sel = selection.select("kmeans/centroid", standard(t.perf), t.perf, feats, n)
-    model = classify.fit(name, feats, classify.best_labels(t.perf, sel))
+    model = classify.fit(name, feats, t.perf[:, sel])
     return sel, model, feats
 
 
