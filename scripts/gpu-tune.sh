@@ -4,7 +4,9 @@
 #     and measure every GEMM family's default part (tiled: the staged mode; cuda_native: its 5 kernels) on each
 #     of $TUNE_SHAPES (sets or CSV files, default "data/shapes/gemm_tune25.csv data/shapes/gemm_unseen60.csv":
 #     the 25 training shapes, then 60 of networks they never saw) into data/tuning/cuda-sm90/gemm-staged.csv.
-#     TUNE_TESTS=1 also builds the tests and runs the `gpu` ones first, on the same build.
+#     TUNE_TESTS=1 also builds the tests and runs the `gpu` ones first, on the same build. TUNE_SPACE (default
+#     staged) is the tuning build's PORTKERN_TUNING_SPACE and TUNE_CONFIGS (default "default") tune's --configs:
+#     TUNE_SPACE=tf32 TUNE_CONFIGS=_tf32 builds and measures the TF32 fragments alone.
 #   TUNE_OP=conv2d: build the default configuration (it instantiates the whole convolution space) and measure
 #     every algorithm and configuration on the layers of $TUNE_NETS (default "resnet50 vgg16 more_nets":
 #     data/shapes/conv_<net>.csv) at $TUNE_BATCHES (default 1 2 4 8 16 32) into
@@ -21,7 +23,9 @@ if [[ $op == gemm ]]; then preset=tuning build=build-tuning; else preset=default
 tests=OFF
 [[ ${TUNE_TESTS:-0} == 1 || $op != gemm ]] && tests=ON
 start=$(date +%s)
-cmake --preset $preset -DCMAKE_CUDA_ARCHITECTURES=90 -DPORTKERN_TESTS=$tests > "$dest/configure.log" 2>&1 || { tail -20 "$dest/configure.log"; exit 1; }
+space=()
+[[ $op == gemm ]] && space=(-DPORTKERN_TUNING_SPACE="${TUNE_SPACE:-staged}")
+cmake --preset $preset -DCMAKE_CUDA_ARCHITECTURES=90 -DPORTKERN_TESTS=$tests "${space[@]}" > "$dest/configure.log" 2>&1 || { tail -20 "$dest/configure.log"; exit 1; }
 cmake --build --preset $preset -j "$(nproc)" > "$dest/build.log" 2>&1 || { grep -E 'error' -A5 "$dest/build.log" | head -40; exit 1; }
 echo "$preset build in $(( $(date +%s) - start )) s"
 if [[ $op == gemm && ${TUNE_TESTS:-0} == 1 ]]; then
@@ -36,7 +40,7 @@ case $op in
     for shapes in ${TUNE_SHAPES:-data/shapes/gemm_tune25.csv data/shapes/gemm_unseen60.csv}; do
       left=$(( deadline - $(date +%s) ))
       [ $left -gt 5 ] || break
-      timeout $left "./$build/portkern" tune gemm --device cuda:0 --family all --configs default --shapes "$shapes" \
+      timeout $left "./$build/portkern" tune gemm --device cuda:0 --family all --configs "${TUNE_CONFIGS:-default}" --shapes "$shapes" \
         --out "$csv" 2>> "$dest/tune.log"
       echo "tune $shapes: exit $? after $(( $(date +%s) - start )) s"
     done ;;

@@ -4,7 +4,9 @@
 // poisoned and must stay untouched; the error bound grows with k.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -12,8 +14,10 @@
 #include "testing.hpp"
 
 namespace portkern {
-// Test names and messages show a choice by its configuration's name.
-inline void PrintTo(const GemmChoice& choice, std::ostream* os) { *os << choice.config; }
+// Test names and messages show a choice by its configuration's name (and its precision, other than the default).
+inline void PrintTo(const GemmChoice& choice, std::ostream* os) {
+  *os << choice.config << (choice.precision == Precision::accurate ? "" : " at " + std::string(name(choice.precision)));
+}
 }  // namespace portkern
 
 namespace portkern::testing {
@@ -35,7 +39,8 @@ inline std::string describe(const GemmCase& c) {
 // Runs one case on `q` (which other threads may share) and checks C against the float64 reference.
 template <class T>
 void check_gemm(Queue& q, const GemmCase& c, const GemmChoice& choice) {
-  SCOPED_TRACE(describe(c) + " " + choice.family + " " + choice.config);
+  SCOPED_TRACE(describe(c) + " " + choice.family + " " + choice.config + " precision " +
+               std::string(name(choice.precision)));
   const Device device = q.device();
   const std::int64_t rows_a = c.ta ? c.k : c.m, cols_a = c.ta ? c.m : c.k;
   const std::int64_t rows_b = c.tb ? c.n : c.k, cols_b = c.tb ? c.k : c.n;
@@ -61,6 +66,9 @@ void check_gemm(Queue& q, const GemmCase& c, const GemmChoice& choice) {
   const auto got = dc.download(q);
 
   const double eps = std::numeric_limits<T>::epsilon();
+  // TF32 (float only) rounds each operand to 10 mantissa bits (relative error <= 2^-11): a product is off by up
+  // to 2^-10 of its magnitude before the fp32 sum's own error.
+  const double operand_rounding = std::is_same_v<T, float> && choice.precision == Precision::tf32 ? 0x1p-10 : 0.0;
   for (std::int64_t p = 0; p < c.batch; ++p)
     for (std::int64_t j = 0; j < c.n; ++j)
       for (std::int64_t i = 0; i < c.m; ++i) {
@@ -74,7 +82,8 @@ void check_gemm(Queue& q, const GemmCase& c, const GemmChoice& choice) {
         const std::int64_t at = p * sc + j * ldc + i;
         const double old = c.beta == 0 ? 0.0 : double(c0[at]);
         const double want = c.alpha * sum + c.beta * old;
-        const double bound = 4 * eps * (double(c.k) + 2) * (std::abs(c.alpha) * magnitude + std::abs(c.beta * old)) + 1e-30;
+        const double bound = (4 * eps * (double(c.k) + 2) + operand_rounding) *
+                                 (std::abs(c.alpha) * magnitude + std::abs(c.beta * old)) + 1e-30;
         ASSERT_LE(std::abs(double(got[at]) - want), bound)
             << "at batch " << p << " (" << i << ", " << j << "): got " << got[at] << " want " << want;
       }
@@ -110,13 +119,23 @@ inline std::vector<GemmCase> gemm_cases() {
   return cases;
 }
 
-// Every family and configuration the deployment of `device` instantiates.
-inline std::vector<GemmChoice> deployed_choices(const Device& device) {
+// Every family and configuration the deployments of a device class instantiate, each at the precision of its
+// deployment (the default one's at the loosest precision it serves: a class without a deployment of its own for
+// a precision uses the default one), once.
+inline std::vector<GemmChoice> deployed_choices_of_class(const std::string& device_class) {
   std::vector<GemmChoice> choices;
-  const GemmDeployment d = gemm_deployment(device);
-  for (std::size_t f = 0; f < d.families.size(); ++f)
-    for (const auto& config : d.configs[f]) choices.push_back({d.families[f], config});
+  for (Precision p : {Precision::accurate, Precision::ieee, Precision::tf32}) {
+    const GemmDeployment d = gemm_deployment_of_class(device_class, p);
+    if (d.precision != p) continue;
+    for (std::size_t f = 0; f < d.families.size(); ++f)
+      for (const auto& config : d.configs[f])
+        if (std::none_of(choices.begin(), choices.end(), [&](const GemmChoice& c) { return c.config == config; }))
+          choices.push_back({d.families[f], config, p});
+  }
   return choices;
+}
+inline std::vector<GemmChoice> deployed_choices(const Device& device) {
+  return deployed_choices_of_class(gemm_device_class(device));
 }
 
 }  // namespace portkern::testing

@@ -4,7 +4,9 @@
 // ldb, ldc at least the rows the stored matrices hold (op none: A is m x k, lda >= m; op trans: A is k x m,
 // lda >= k). beta == 0 means C is not read. m, n or k of 0 returns at once (k == 0 still scales C by beta).
 // Pointers are memory of the queue's device. The deployment for the device (deploy/<device-class>/gemm.hpp)
-// picks a kernel family and configuration from the shape; `force` overrides it (tuning, experiments).
+// picks a kernel family and configuration from the shape and the precision (portkern/precision.hpp: the
+// default, `accurate`, is fp32-accurate, possibly on tensor cores through 3xTF32; `ieee` and `tf32` as
+// cuBLAS's pedantic and TF32 math); `force` sets the precision and may override the pick (tuning, experiments).
 // Threads: any number of threads may call these with one shared queue or their own (runtime/queue.hpp,
 // docs/threading.md), as long as concurrent calls do not write memory another reads or writes. Sizes whose
 // products do not fit in 64 bits (lda * k, ldc * n, stride * batch) are portkern::Error, not wrapped values.
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "portkern/deploy/selector.hpp"
+#include "portkern/precision.hpp"
 #include "portkern/runtime/queue.hpp"
 
 namespace portkern {
@@ -22,10 +25,13 @@ namespace portkern {
 enum class Op { none, trans };
 enum class Layout { col_major, row_major };
 
-// A family and configuration to use instead of the deployment's pick; empty fields: the deployment decides.
+// The caller's choices: a family and configuration to use instead of the deployment's pick (empty fields: the
+// deployment decides), and the precision of float products (fp64 is always IEEE). A forced configuration
+// must compute with an arithmetic the precision allows ("..._x3" 3xTF32: accurate or tf32; "..._tf32": tf32).
 struct GemmChoice {
   std::string family;   // a family of the registry: gemm_families(device) lists them
   std::string config;   // a configuration name of that family, e.g. "tiled/r4a1c4_wg16x16_local_k16_v1"
+  Precision precision = Precision::accurate;
 };
 
 template <class T>
@@ -45,21 +51,26 @@ void gemm(Queue& queue, Layout layout, Op trans_a, Op trans_b, std::int64_t m, s
           T alpha, const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc,
           const GemmChoice& force = {});
 
-// What the deployment picks for a problem on a device, without running anything; `family` non-empty asks
-// for the pick within that family. `path` is the route through the decision trees.
+// What the deployment picks for a float problem on a device at a precision, without running anything;
+// `family` non-empty asks for the pick within that family. `path` is the route through the decision trees.
 struct GemmSelection {
   std::string device_class, family, config, path;
 };
-GemmSelection select_gemm(const Device& device, const deploy::Problem& problem, const std::string& family = "");
+GemmSelection select_gemm(const Device& device, const deploy::Problem& problem, const std::string& family = "",
+                          Precision precision = Precision::accurate);
 
-// What a device's deployment ships: its families and, for each, the configurations instantiated.
+// What a device's deployment for a precision ships: its families and, for each, the configurations
+// instantiated. `precision` is the deployment's own (a class without one for the precision asked for uses its
+// default one, whose picks are checked against the precision when a call selects).
 struct GemmDeployment {
   std::string device_class;
+  Precision precision = Precision::accurate;
   std::vector<std::string> families;
   std::vector<std::vector<std::string>> configs;   // configs[i]: those of families[i]
 };
-GemmDeployment gemm_deployment(const Device& device);
-GemmDeployment gemm_deployment_of_class(const std::string& device_class);   // "cpu-avx512", "cuda-sm90", ...
+GemmDeployment gemm_deployment(const Device& device, Precision precision = Precision::accurate);
+GemmDeployment gemm_deployment_of_class(const std::string& device_class,   // "cpu-avx512", "cuda-sm90", ...
+                                        Precision precision = Precision::accurate);
 
 // A family of the GEMM registry (src/gemm/registry.hpp): its name and its whole configuration space (what
 // can be forced or tuned; a deployment ships a subset of it).
@@ -70,9 +81,13 @@ struct GemmFamily {
 };
 // The registry's families that run on `device`, in the registry's order.
 std::vector<GemmFamily> gemm_families(const Device& device);
-// Why `config` of `family` cannot run `problem` on `device`; empty when it can.
+// Why `config` of `family` cannot run `problem` on `device` at `precision`; empty when it can.
 std::string gemm_not_applicable(const Device& device, const deploy::Problem& problem, const std::string& family,
-                                const std::string& config);
+                                const std::string& config, Precision precision = Precision::accurate);
+
+// The arithmetic configuration `config` (of a registry family) computes float products with when called at
+// `precision`: IEEE FMA, 3xTF32 or TF32. Error for a name outside the registry.
+Arithmetic gemm_arithmetic(const std::string& config, Precision precision = Precision::accurate);
 
 // The device class whose deployment a device uses: "cpu-avx512", "cpu-avx2", "cuda-sm90".
 std::string gemm_device_class(const Device& device);

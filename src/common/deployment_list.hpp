@@ -1,6 +1,8 @@
-// The deployments of one operation, one per device class (deploy/<class>/<op>.hpp), looked up by the class
-// chosen at run time (portkern/runtime/device_class.hpp), and the union of their configuration lists, which is
-// what the library instantiates.
+// The deployments of one operation, one per device class (deploy/<class>/<op>.hpp) and, where a class's
+// deployment for the default precision computes with an arithmetic another precision does not allow or misses
+// one it would (tensor cores), one per class and precision (deploy/<class>/<op>_<precision>.hpp, a struct
+// naming its `precision`); looked up by the class chosen at run time (portkern/runtime/device_class.hpp); and
+// the union of their configuration lists, which is what the library instantiates.
 #pragma once
 
 #include <array>
@@ -12,27 +14,55 @@
 #include <utility>
 
 #include "portkern/error.hpp"
+#include "portkern/precision.hpp"
 
 namespace portkern::detail {
 
+// The precision a deployment is for: its `precision`, or the default one.
+template <class D>
+constexpr Precision precision_of() {
+  if constexpr (requires { D::precision; }) return D::precision;
+  else return Precision::accurate;
+}
+
 template <class... Deployment>
 struct DeploymentList {
-  static constexpr std::array<std::string_view, sizeof...(Deployment)> classes = {Deployment::device_class...};
 
-  // f.template operator()<D>() for the deployment D of `device_class`; an Error naming it when there is none.
+  // f.template operator()<D>() for the (default precision's) deployment D of `device_class`; an Error naming it
+  // when there is none.
   template <class F>
   static auto with(std::string_view device_class, F&& f) {
     using Result = decltype(f.template operator()<std::tuple_element_t<0, std::tuple<Deployment...>>>());
     std::optional<Result> result;
-    ((!result && Deployment::device_class == device_class ? (result.emplace(f.template operator()<Deployment>()), true)
-                                                          : false),
+    ((!result && Deployment::device_class == device_class && precision_of<Deployment>() == Precision::accurate
+          ? (result.emplace(f.template operator()<Deployment>()), true)
+          : false),
      ...);
     if (!result) {
       std::string known;
-      for (std::string_view c : classes) known += (known.empty() ? "" : ", ") + std::string(c);
+      auto add = [&known](std::string_view device_class, Precision precision) {
+        if (precision == Precision::accurate) known += (known.empty() ? "" : ", ") + std::string(device_class);
+      };
+      (add(Deployment::device_class, precision_of<Deployment>()), ...);
       fail("portkern::deployment", "device class '" + std::string(device_class) + "' has no deployment (one of " +
                                        known + ")");
     }
+    return std::move(*result);
+  }
+
+  // The same with the deployment of `device_class` for `precision`: its own where the class has one, else
+  // the class's default one (whose picks the caller checks against the precision).
+  template <class F>
+  static auto with(std::string_view device_class, Precision precision, F&& f) {
+    const bool own = ((Deployment::device_class == device_class && precision_of<Deployment>() == precision) || ...);
+    const Precision used = own ? precision : Precision::accurate;
+    using Result = decltype(f.template operator()<std::tuple_element_t<0, std::tuple<Deployment...>>>());
+    std::optional<Result> result;
+    ((!result && Deployment::device_class == device_class && precision_of<Deployment>() == used
+          ? (result.emplace(f.template operator()<Deployment>()), true)
+          : false),
+     ...);
+    if (!result) return with(device_class, std::forward<F>(f));   // names the classes that have one
     return std::move(*result);
   }
 };

@@ -2,6 +2,7 @@
 // to the family on the queue's back end.
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "gemm/deployment.hpp"
 #include "gemm/registry.hpp"
@@ -60,8 +61,8 @@ void scale(Queue& queue, const gemm_impl::GemmArgs<T>& p) {
 }
 
 // A caller's choice must be a configuration of a registry family that applies here (registry.hpp says why not).
-void check_forced(const Device& device, const deploy::Problem& problem, const GemmSelection& s) {
-  const std::string why_not = gemm_impl::gemm_not_applicable(device, problem, s.family, s.config);
+void check_forced(const Device& device, const deploy::Problem& problem, const GemmSelection& s, Precision precision) {
+  const std::string why_not = gemm_impl::gemm_not_applicable(device, problem, s.family, s.config, precision);
   if (!why_not.empty()) fail(fn, why_not);
 }
 
@@ -80,7 +81,7 @@ std::string gemm_device_class(const Device& device) { return std::string(device_
 namespace {
 template <class D>
 GemmDeployment describe_deployment() {
-  GemmDeployment d{std::string(D::device_class), {}, {}};
+  GemmDeployment d{std::string(D::device_class), detail::precision_of<D>(), {}, {}};
   for (std::string_view family : D::families) {
     d.families.emplace_back(family);
     d.configs.emplace_back();
@@ -90,10 +91,13 @@ GemmDeployment describe_deployment() {
 }
 }  // namespace
 
-GemmDeployment gemm_deployment(const Device& device) { return gemm_deployment_of_class(gemm_device_class(device)); }
+GemmDeployment gemm_deployment(const Device& device, Precision precision) {
+  return gemm_deployment_of_class(gemm_device_class(device), precision);
+}
 
-GemmDeployment gemm_deployment_of_class(const std::string& device_class) {
-  return gemm_impl::GemmDeployments::with(device_class, []<class D>() { return describe_deployment<D>(); });
+GemmDeployment gemm_deployment_of_class(const std::string& device_class, Precision precision) {
+  return gemm_impl::GemmDeployments::with(device_class, precision,
+                                          []<class D>() { return describe_deployment<D>(); });
 }
 
 std::vector<GemmFamily> gemm_families(const Device& device) {
@@ -104,12 +108,20 @@ std::vector<GemmFamily> gemm_families(const Device& device) {
 }
 
 std::string gemm_not_applicable(const Device& device, const deploy::Problem& problem, const std::string& family,
-                                const std::string& config) {
-  return gemm_impl::gemm_not_applicable(device, problem, family, config);
+                                const std::string& config, Precision precision) {
+  return gemm_impl::gemm_not_applicable(device, problem, family, config, precision);
 }
 
-GemmSelection select_gemm(const Device& device, const deploy::Problem& problem, const std::string& family) {
-  return gemm_impl::select_for(device, problem, family, true);
+Arithmetic gemm_arithmetic(const std::string& config, Precision precision) {
+  const gemm_impl::FamilyEntry* entry = gemm_impl::find_gemm_family(config.substr(0, config.find('/')));
+  if (!entry || !entry->in_space(config))
+    fail("portkern::gemm_arithmetic", "unknown configuration '" + config + "'");
+  return entry->arithmetic_of(config, precision);
+}
+
+GemmSelection select_gemm(const Device& device, const deploy::Problem& problem, const std::string& family,
+                          Precision precision) {
+  return gemm_impl::select_for(device, problem, family, true, precision);
 }
 
 template <class T>
@@ -118,7 +130,11 @@ void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, 
                           std::int64_t stride_b, T beta, T* c, std::int64_t ldc, std::int64_t stride_c,
                           std::int64_t batch, const GemmChoice& force) {
   const bool ta = trans_a == Op::trans, tb = trans_b == Op::trans;
-  const gemm_impl::GemmArgs<T> p{m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch};
+  // fp64 is IEEE whatever the precision: its products take the default deployment, as cuBLAS's math modes
+  // leave DGEMM alone.
+  const Precision precision = std::is_same_v<T, float> ? force.precision : Precision::accurate;
+  const gemm_impl::GemmArgs<T> p{m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch,
+                                 precision};
   check_arguments(queue, ta, tb, p);
   if (m == 0 || n == 0 || batch == 0) return;
   if (k == 0 || alpha == T(0)) {
@@ -130,10 +146,10 @@ void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, 
   if (!force.config.empty()) {   // a configuration names its family: "tiled/r4a1c4_wg16x16_global"
     choice.config = force.config;
     choice.family = force.family.empty() ? force.config.substr(0, force.config.find('/')) : force.family;
-    check_forced(queue.device(), problem, choice);
+    check_forced(queue.device(), problem, choice, precision);
   } else {
     choice = gemm_impl::select_for(queue.device(), problem, force.family.empty() ? queue.gemm_family() : force.family,
-                                   false);
+                                   false, precision);
   }
   dispatch(queue, choice, ta, tb, p);
 }

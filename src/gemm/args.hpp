@@ -3,9 +3,12 @@
 
 #include <cstdint>
 
+#include "portkern/precision.hpp"
+
 namespace portkern::gemm_impl {
 
-// C = alpha * op(A) * op(B) + beta * C for `batch` problems at the given strides (column-major).
+// C = alpha * op(A) * op(B) + beta * C for `batch` problems at the given strides (column-major), at the
+// caller's precision (portkern/precision.hpp; a family whose configuration fixes its arithmetic ignores it).
 template <class T>
 struct GemmArgs {
   std::int64_t m, n, k;
@@ -18,6 +21,7 @@ struct GemmArgs {
   T* c;
   std::int64_t ldc, stride_c;
   std::int64_t batch;
+  Precision precision = Precision::accurate;
 };
 
 }  // namespace portkern::gemm_impl

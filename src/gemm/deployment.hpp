@@ -8,21 +8,29 @@
 #include <string_view>
 
 #include "common/deployment_list.hpp"
+#include "gemm/registry.hpp"
 #include "deploy/cpu-avx2/gemm.hpp"
 #include "deploy/cpu-avx512/gemm.hpp"
 #include "deploy/cpu-generic/gemm.hpp"
 #include "deploy/cuda-generic/gemm.hpp"
+#include "deploy/cuda-generic/gemm_ieee.hpp"
+#include "deploy/cuda-generic/gemm_tf32.hpp"
 #include "deploy/cuda-sm90/gemm.hpp"
+#include "deploy/cuda-sm90/gemm_ieee.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/error.hpp"
 #include "portkern/runtime/device_class.hpp"
 
 namespace portkern::gemm_impl {
 
-// Every device class's GEMM deployment (tests check that each class of the device-class table has one).
-using GemmDeployments = detail::DeploymentList<deploy::cpu_avx512::gemm, deploy::cpu_avx2::gemm,
-                                               deploy::cpu_generic::gemm, deploy::cuda_sm90::gemm,
-                                               deploy::cuda_generic::gemm>;
+// Every device class's GEMM deployment (tests check that each class of the device-class table has one), and
+// those for a precision where the default one would not do: the CPU's deployments compute IEEE products,
+// which every precision allows; a GPU's default one may pick 3xTF32, which the ieee precision does not, and
+// misses the TF32 fragments the tf32 precision runs faster.
+using GemmDeployments =
+    detail::DeploymentList<deploy::cpu_avx512::gemm, deploy::cpu_avx2::gemm, deploy::cpu_generic::gemm,
+                           deploy::cuda_sm90::gemm, deploy::cuda_sm90::gemm_ieee, deploy::cuda_generic::gemm,
+                           deploy::cuda_generic::gemm_ieee, deploy::cuda_generic::gemm_tf32>;
 
 // The `tiled` configurations each back end instantiates: those of all its classes' deployments.
 struct CpuTiledConfigs {
@@ -32,7 +40,10 @@ struct CpuTiledConfigs {
 };
 struct CudaTiledConfigs {
   static constexpr std::string_view device_class = "cuda-*";
-  static constexpr auto tiled = detail::union_of<deploy::cuda_sm90::gemm::tiled, deploy::cuda_generic::gemm::tiled>();
+  static constexpr auto tiled =
+      detail::union_of<deploy::cuda_sm90::gemm::tiled, deploy::cuda_sm90::gemm_ieee::tiled,
+                       deploy::cuda_generic::gemm::tiled, deploy::cuda_generic::gemm_ieee::tiled,
+                       deploy::cuda_generic::gemm_tf32::tiled>();
 };
 using CudaDeployment = CudaTiledConfigs;   // the name tiled_cuda.cu instantiates from
 
@@ -54,11 +65,21 @@ GemmSelection select_with(const deploy::Problem& p, std::string family, bool wit
   return {std::string(D::device_class), family, std::string(configs[index]), path.str()};
 }
 
-// The pick of the deployment of `device`'s class, chosen at run time (portkern/runtime/device_class.hpp).
+// The pick of the deployment of `device`'s class for `precision`, chosen at run time
+// (portkern/runtime/device_class.hpp). A class without a deployment of its own for the precision uses its
+// default one, whose pick must then be one the precision allows.
 inline GemmSelection select_for(const Device& device, const deploy::Problem& p, const std::string& family,
-                                bool with_path) {
-  return GemmDeployments::with(device_class(device).name,
-                               [&]<class D>() { return select_with<D>(p, family, with_path); });
+                                bool with_path, Precision precision = Precision::accurate) {
+  const std::string_view device_class = portkern::device_class(device).name;
+  GemmSelection s = GemmDeployments::with(device_class, precision,
+                                          [&]<class D>() { return select_with<D>(p, family, with_path); });
+  const FamilyEntry* entry = find_gemm_family(s.family);
+  if (entry && !allows(precision, entry->arithmetic_of(s.config, precision)))
+    fail("portkern::select_gemm", "the " + std::string(device_class) + " deployment has no configuration" +
+                                      (family.empty() ? "" : " of family '" + family + "'") + " for precision '" +
+                                      std::string(name(precision)) + "' (its pick " + s.config + " computes with " +
+                                      std::string(name(entry->arithmetic_of(s.config, precision))) + ")");
+  return s;
 }
 
 }  // namespace portkern::gemm_impl

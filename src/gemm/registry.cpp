@@ -43,7 +43,7 @@ std::string listed(std::span<const std::string> names, std::size_t shown) {
 }
 
 std::string gemm_not_applicable(const Device& device, const deploy::Problem& problem, std::string_view family,
-                                std::string_view config) {
+                                std::string_view config, Precision precision) {
   const FamilyEntry* entry = find_gemm_family(family);
   if (!entry) {
     std::vector<std::string> names;
@@ -56,6 +56,9 @@ std::string gemm_not_applicable(const Device& device, const deploy::Problem& pro
            "' (its names start with '" + std::string(family) + "/')";
   if (!entry->in_space(config))
     return "unknown configuration '" + std::string(config) + "' (one of " + listed(entry->space()) + ")";
+  if (const Arithmetic a = entry->arithmetic_of(config, precision); !allows(precision, a))
+    return "configuration '" + std::string(config) + "' computes with " + std::string(name(a)) +
+           " arithmetic, which precision '" + std::string(name(precision)) + "' does not allow";
   return entry->why_not ? entry->why_not(device, problem, config) : std::string();
 }
 

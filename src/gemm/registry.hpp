@@ -30,8 +30,14 @@ struct FamilyEntry {
   bool (*in_space)(std::string_view config);              // one of space(), without listing it
   // Why `config` (one of the space) cannot run `problem` on a device it runs on; empty when it can. May be null.
   std::string (*why_not)(const Device& device, const deploy::Problem& problem, std::string_view config);
+  // The arithmetic `config` computes float products with when called at `precision`; null: IEEE always.
+  Arithmetic (*arithmetic)(std::string_view config, Precision precision);
   FamilyRun<float> run_float;
   FamilyRun<double> run_double;
+
+  Arithmetic arithmetic_of(std::string_view config, Precision precision) const {
+    return arithmetic ? arithmetic(config, precision) : Arithmetic::ieee;
+  }
 
   template <class T>
   FamilyRun<T> run() const {
@@ -46,10 +52,11 @@ std::span<const FamilyEntry* const> gemm_family_entries();
 // The entry called `name`; null if there is none.
 const FamilyEntry* find_gemm_family(std::string_view name);
 
-// Why `config` of `family` cannot run `problem` on `device` (unknown family, another back end, a name outside
-// the family's space — the message lists the valid names —, or the family's own reason); empty when it can.
+// Why `config` of `family` cannot run `problem` on `device` at `precision` (unknown family, another back end,
+// a name outside the family's space — the message lists the valid names —, an arithmetic the precision does
+// not allow, or the family's own reason); empty when it can.
 std::string gemm_not_applicable(const Device& device, const deploy::Problem& problem, std::string_view family,
-                                std::string_view config);
+                                std::string_view config, Precision precision = Precision::accurate);
 
 // "a, b, c" for up to `shown` names, then "... (N in all)".
 std::string listed(std::span<const std::string> names, std::size_t shown = 12);

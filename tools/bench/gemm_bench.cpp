@@ -51,20 +51,23 @@ nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions&
     return [&q, choice](const GemmOperands<T>& g) { run_portkern(q, g, choice); };
   };
 
-  const GemmSelection library = select_gemm(q.device(), s);
-  GemmChoice used{library.family, library.config};
+  const Precision precision = std::is_same_v<T, float> ? options.precision : Precision::ieee;
+  const GemmSelection library = select_gemm(q.device(), s, "", precision);
+  GemmChoice used{library.family, library.config, precision};
   nlohmann::json row = {{"op", std::is_same_v<T, float> ? "sgemm" : "dgemm"}, {"m", s.m}, {"n", s.n}, {"k", s.k},
-                        {"batch", s.batch}, {"trans_a", s.trans_a}, {"trans_b", s.trans_b}};
+                        {"batch", s.batch}, {"trans_a", s.trans_a}, {"trans_b", s.trans_b},
+                        {"precision", name(precision)}};
   const bool versus_library = !options.family.empty() || !options.config.empty();
-  if (!options.config.empty()) used = {options.config.substr(0, options.config.find('/')), options.config};
+  if (!options.config.empty()) used = {options.config.substr(0, options.config.find('/')), options.config, precision};
   if (!options.family.empty()) {
     // The best of the family's deployed configurations (one measurement each), then contested like the pick.
-    const GemmDeployment d = gemm_deployment(q.device());
+    const GemmDeployment d = gemm_deployment(q.device(), precision);
     double best_ms = 0;
     for (std::size_t f = 0; f < d.families.size(); ++f) {
       if (d.families[f] != options.family) continue;
       for (const auto& config : d.configs[f]) {
-        const GemmChoice choice{options.family, config};
+        const GemmChoice choice{options.family, config, precision};
+        if (!gemm_not_applicable(q.device(), s, options.family, config, precision).empty()) continue;
         const double ms = measure(q, timed(portkern_call(choice)), contest_options.sample_ms, contest_options.samples).median_ms;
         if (best_ms == 0 || ms < best_ms) best_ms = ms, used = choice;
       }
@@ -74,7 +77,8 @@ nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions&
   // Contenders: portkern's choice, [the library's pick, when a family or configuration was asked for], every
   // vendor.
   std::vector<Contender> contenders = {{timed(portkern_call(used)), nullptr}};
-  if (versus_library) contenders.push_back({timed(portkern_call({library.family, library.config})), nullptr});
+  if (versus_library)
+    contenders.push_back({timed(portkern_call({library.family, library.config, precision})), nullptr});
   std::vector<VendorFigure> figures;
   for (const auto& v : vendors) {
     const auto& call = vendor_call<T>(v);
@@ -98,7 +102,7 @@ nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions&
   row["spread"] = result.spread[0];
   row["rounds"] = result.rounds;
   row["max_rel_error"] = error;
-  add_vendor_figures(row, figures);
+  add_vendor_figures(row, figures, precision == Precision::tf32 ? "tf32" : "ieee");
   return row;
 }
 
@@ -150,7 +154,10 @@ void print_gemm(const nlohmann::json& result) {
     table.add(cells);
   }
   table.print(std::cout);
-  std::cout << "geomean ratio to the best vendor at the same precision: " << fixed(geomean_ratio(rows), 3) << " over "
+  const std::string precision = rows.empty() ? "accurate" : rows[0].value("precision", "accurate");
+  std::cout << "precision " << precision << "; geomean ratio to the best vendor at "
+            << (precision == "tf32" ? "TF32 (fp32 where it has none)" : "fp32 (TF32 off)") << ": "
+            << fixed(geomean_ratio(rows), 3) << " over "
             << rows.size() << " shapes (spread: over interleaved rounds, the larger of portkern's and the vendor's)\n";
   print_vendors(result, std::cout);
 }

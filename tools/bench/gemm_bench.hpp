@@ -6,6 +6,7 @@
 #include <string>
 
 #include "bench/shapes.hpp"
+#include "portkern/precision.hpp"
 #include "portkern/runtime/device.hpp"
 
 namespace portkern::bench {
@@ -16,6 +17,7 @@ struct GemmBenchOptions {
   std::string config;       // else this configuration (any the build runs, e.g. a ladder step's)
   int threads = 0;          // CPU threads (0: all)
   bool double_precision = false;
+  Precision precision = Precision::accurate;   // of float products (portkern/precision.hpp)
   bool quick = true;        // shorter samples
 };
 

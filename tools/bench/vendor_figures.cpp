@@ -20,16 +20,18 @@ std::string percent(double fraction) { return fixed(100 * fraction, 0) + "%"; }
 
 }  // namespace
 
-void add_vendor_figures(nlohmann::json& row, const std::vector<VendorFigure>& vendors) {
+void add_vendor_figures(nlohmann::json& row, const std::vector<VendorFigure>& vendors, const std::string& reference) {
   nlohmann::json refs = nlohmann::json::object();
-  const VendorFigure *best = nullptr, *best_tf32 = nullptr;
+  const VendorFigure *best_ieee = nullptr, *best_tf32 = nullptr;
   for (const auto& v : vendors) {
     refs[v.name] = {{"gflops", v.gflops}, {"spread", v.spread}, {"precision", v.precision}, {"impl", v.impl},
                     {"max_rel_error", v.max_rel_error}};
-    const VendorFigure*& slot = v.precision == "tf32" ? best_tf32 : best;
+    const VendorFigure*& slot = v.precision == "tf32" ? best_tf32 : best_ieee;
     if (v.gflops > 0 && (!slot || v.gflops > slot->gflops)) slot = &v;
   }
+  const VendorFigure* best = reference == "tf32" && best_tf32 ? best_tf32 : best_ieee;
   row["refs"] = refs;
+  row["ref_precision"] = best ? best->precision : "";
   row["ref_library"] = best ? nlohmann::json(best->name) : nlohmann::json(nullptr);
   row["ref_impl"] = best ? best->impl : "";
   row["ref_gflops"] = best ? best->gflops : 0.0;

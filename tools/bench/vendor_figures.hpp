@@ -2,8 +2,9 @@
 //
 // Every vendor measured on the row's data lands in "refs" with its GFLOP/s, spread over rounds, precision,
 // implementation (kernel, engine or ISA) and error against float64. The ratio compares portkern with the
-// fastest vendor at the same precision ("ieee": fp32 for fp32 data); a faster vendor at a lower precision
-// (TF32 tensor cores) is shown beside it, in "ref_tf32", with its error, and never enters the ratio.
+// fastest vendor at the row's precision: fp32 arithmetic ("ieee") for the accurate and ieee precisions, TF32
+// tensor cores ("tf32") for the tf32 one (fp32 where no vendor has TF32: the CPU); a TF32 vendor is also shown
+// beside it, in "ref_tf32", with its error.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -24,7 +25,9 @@ struct VendorFigure {
 
 // Adds "refs", "ref_library", "ref_impl", "ref_gflops", "ref_spread", "ratio" and, when a TF32 vendor was
 // measured, "ref_tf32" {"library", "impl", "gflops", "max_rel_error"} to `row`, which holds "gflops".
-void add_vendor_figures(nlohmann::json& row, const std::vector<VendorFigure>& vendors);
+// `reference`: the vendors' precision the ratio uses ("ieee" or "tf32").
+void add_vendor_figures(nlohmann::json& row, const std::vector<VendorFigure>& vendors,
+                        const std::string& reference = "ieee");
 
 // The columns a benchmark table ends with, and a row's cells for them: the best same-precision vendor, its
 // GFLOP/s, the ratio, the larger spread of portkern's and the vendor's figures, portkern's max relative

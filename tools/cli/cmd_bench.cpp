@@ -45,6 +45,8 @@ void add_bench(CLI::App& app) {
       ->excludes(gemm->get_option("--family"));
   add_threads_option(*gemm, gemm_threads);
   gemm->add_flag("--double", use_double, "Double precision instead of single");
+  static std::string gemm_precision = "accurate";
+  add_precision_option(*gemm, gemm_precision);
   gemm->add_flag("--full", gemm_full, "Longer samples");
   add_output_option(*gemm, "--json", gemm_json, "Also write the rows as JSON to this file");
   gemm->callback([] {
@@ -63,6 +65,7 @@ void add_bench(CLI::App& app) {
     options.config = config;
     options.threads = gemm_threads;
     options.double_precision = use_double;
+    options.precision = *parse_precision(gemm_precision);
     options.quick = !gemm_full;
     const auto result = bench::bench_gemm(d, options);
     bench::print_gemm(result);

@@ -40,7 +40,7 @@ void add_tune_gemm(CLI::App& tune) {
   static bool run_deploy = false, analyse_only = false;
   add_device_option(*gemm, device);
   gemm->add_option("--family", options.family, "A GEMM family of the device (portkern info lists them), or all")->capture_default_str();
-  gemm->add_option("--configs", options.configs, "default (the part the family tunes on the device by default; tiled: its staged mode's part for the back end, 32 on a CPU, 288 on a GPU), full (its whole space; tiled: 3520) or a substring of the names")->capture_default_str();
+  gemm->add_option("--configs", options.configs, "default (the part the family tunes on the device by default; tiled: its staged mode's part for the back end, 32 on a CPU, 432 on a GPU), full (its whole space; tiled: 3664) or a substring of the names")->capture_default_str();
   gemm->add_option("--shapes", shapes, "nets, nets-quick, square, pow2, seed, or a CSV file naming m,k,n,batch")->capture_default_str();
   add_output_option(*gemm, "--out", out, "Dataset CSV (default data/tuning/<device-class>/gemm-<family>.csv)");
   gemm->add_option("--time-ms", options.time_ms, "Length of one sample (default 20 on the CPU, 2 on a GPU)")

@@ -93,6 +93,19 @@ CLI::Option* add_threads_option(CLI::App& command, int& threads) {
   return command.add_option("--threads", threads, "CPU threads (0: all)")->check(CLI::Range(0, max_threads));
 }
 
+CLI::Option* add_precision_option(CLI::App& command, std::string& precision) {
+  return command
+      .add_option("--precision", precision,
+                  "Float products: accurate (fp32 accuracy, 3xTF32 tensor cores where they pay), ieee (fp32 FMA "
+                  "only) or tf32 (operands rounded to TF32, as PyTorch's allow_tf32)")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            return parse_precision(value) ? "" : "'" + value + "' is not a precision (accurate, ieee or tf32)";
+          },
+          "PRECISION"))
+      ->capture_default_str();
+}
+
 CLI::Option* add_output_option(CLI::App& command, const std::string& name, std::string& path, const std::string& help) {
   return command.add_option(name, path, help)->check(CLI::Validator(writable_file, "FILE"));
 }

@@ -16,6 +16,8 @@ inline constexpr int max_threads = 1024;
 CLI::Option* add_device_option(CLI::App& command, std::string& device, const std::string& help = "cpu or cuda:N");
 // --threads: 0 (all cores) to max_threads.
 CLI::Option* add_threads_option(CLI::App& command, int& threads);
+// --precision: accurate (the default), ieee or tf32 (portkern/precision.hpp).
+CLI::Option* add_precision_option(CLI::App& command, std::string& precision);
 // An output file (--json, --out): rejected unless it can be created or appended to (see writable_file).
 CLI::Option* add_output_option(CLI::App& command, const std::string& name, std::string& path, const std::string& help);
 

@@ -58,6 +58,7 @@ import codegen  # noqa: E402
 import dataset  # noqa: E402
 import evaluate  # noqa: E402
 import normalise  # noqa: E402
+import precision as precisions  # noqa: E402
 import report  # noqa: E402
 import runtime_rules  # noqa: E402
 import selection  # noqa: E402
@@ -508,13 +509,15 @@ def networks_report(out_dir: Path, full: dataset.PerfTable, loo: dict, deps: lis
 
 
 def analyse(paths: list[str], out_dir: Path, op: str = "gemm", family: str | None = None,
-            device: str | None = None, opts: Options | None = None, networks: list[str] | None = None) -> dict:
+            device: str | None = None, opts: Options | None = None, networks: list[str] | None = None,
+            precision: str = precisions.DEFAULT) -> dict:
     """Run the whole analysis; writes the outputs to out_dir and returns the selection (also selection.json).
-    `networks`: shape lists with a `net` column for the leave-networks-out evaluation."""
+    `networks`: shape lists with a `net` column for the leave-networks-out evaluation; `precision`: the
+    deployment's, which keeps the configurations it allows (precision.py)."""
     opts = opts or Options()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    full = dataset.load(paths, op=op, family=family, device=device)
+    full = dataset.load(paths, op=op, family=family, device=device, precision=precision)
     families = full.family_names()
     log(opts, f"{full.device} {op}: {full.n_shapes} shapes x {full.n_configs} configurations, "
               f"families {', '.join(families)}")
@@ -556,6 +559,7 @@ def analyse(paths: list[str], out_dir: Path, op: str = "gemm", family: str | Non
     result = {
         "schema": 1,
         "op": op,
+        "precision": precision,
         "device": full.device,
         "datasets": [str(p) for p in paths],
         "generated": dt.date.today().isoformat(),
@@ -615,6 +619,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--no-refit", action="store_true", help="deploy the held-out models instead of refitting")
     p.add_argument("--deploy-header", type=Path, default=None, help="also write the C++ header here")
     p.add_argument("--device-class", default=None, help="namespace / device class of the header")
+    p.add_argument("--precision", default=precisions.DEFAULT, choices=precisions.PRECISIONS,
+                   help="the deployment's precision: only configurations it allows are selected; a header for a "
+                        "precision other than the default is the struct <op>_<precision>")
     p.add_argument("--networks", nargs="+", default=None, metavar="FILE",
                    help="GEMM shape lists with a net column (data/shapes/gemm_*.csv): also score the deployment "
                         "leaving each network out")
@@ -632,7 +639,8 @@ def main(argv: list[str] | None = None) -> None:
     if unknown:
         sys.exit(f"unknown normalisations/methods {unknown}")
     try:
-        result = analyse(args.datasets, args.out, args.op, args.family, args.device, opts, args.networks)
+        result = analyse(args.datasets, args.out, args.op, args.family, args.device, opts, args.networks,
+                         args.precision)
     except dataset.DatasetError as err:
         sys.exit(f"error: {err}")
     if args.deploy_header:

@@ -2,7 +2,8 @@
 """Emit the C++ deployment header (deploy/<device-class>/<op>.hpp) from an analysis's selection.json.
 
 The header defines, in namespace portkern::deploy::<device_class with '-' -> '_'>, a struct named after the op
-with: the device class, the deployed families, for an op with a run-time fallback (runtime_rules.FALLBACKS:
+(<op>_<precision> with a `precision` member for a selection made for a precision other than the default, whose
+header is deploy/<device-class>/<op>_<precision>.hpp) with: the device class, the deployed families, for an op with a run-time fallback (runtime_rules.FALLBACKS:
 conv2d) `fallback`, the configuration the library runs where the pick does not apply to a call (computed for the
 header's device class), one array of configuration strings per family, one decision tree function per family
 (index into that family's array), `select_family` (index into `families`), and `configs_of(family)` /
@@ -37,6 +38,7 @@ if __name__ == "__main__":
     _venv.ensure(("numpy", "pandas"))  # runtime_rules imports pandas
 
 from features import PROBLEM_TYPES, cpp_definition  # noqa: E402
+from precision import DEFAULT as DEFAULT_PRECISION  # noqa: E402
 from runtime_rules import FALLBACKS  # noqa: E402
 
 RESERVED = {"device_class", "families", "fallback", "select_family", "configs_of", "select_in"}
@@ -125,7 +127,9 @@ def header(selection: dict, device_class: str | None = None) -> str:
     """The text of the deployment header for `selection` (a parsed selection.json)."""
     device_class = device_class or selection.get("device_class") or selection["device"]
     op_name = selection.get("op", "gemm")
+    precision = selection.get("precision", DEFAULT_PRECISION)
     op, problem = identifier(op_name), PROBLEM_TYPES[op_name]
+    struct = op if precision == DEFAULT_PRECISION else identifier(f"{op_name}_{precision}")
     families = selection["families"]
     idents = []
     for fam in families:
@@ -142,16 +146,20 @@ def header(selection: dict, device_class: str | None = None) -> str:
         f"— do not edit; regenerate with `portkern tune ... --deploy`.",
         f"// Held-out score: {score:.2f}% of the best of all configurations (geomean), "
         f"{selection['n_configs']} configurations, selection {selection['selection']}, "
-        f"classifier {selection['classifier']}.",
+        f"classifier {selection['classifier']}"
+        + ("." if precision == DEFAULT_PRECISION else f"; for precision {precision} (its configurations only)."),
         "#pragma once",
         "#include <array>",
         "#include <cmath>",
         "#include <span>",
         "#include <string_view>",
         '#include "portkern/deploy/selector.hpp"',
+        *(['#include "portkern/precision.hpp"'] if precision != DEFAULT_PRECISION else []),
         f"namespace portkern::deploy::{identifier(device_class)} {{",
-        f"struct {op} {{",
+        f"struct {struct} {{",
         f"  static constexpr std::string_view device_class = {cpp_string(device_class)};",
+        *([f"  static constexpr Precision precision = Precision::{precision};"]
+          if precision != DEFAULT_PRECISION else []),
         f"  static constexpr std::array<std::string_view, {len(families)}> families = "
         f"{{{', '.join(cpp_string(f['name']) for f in families)}}};",
     ]

@@ -33,6 +33,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+import precision as precisions
 from features import SHAPE_COLUMNS
 
 def columns(op: str) -> list[str]:
@@ -161,10 +162,12 @@ def read(paths: Iterable[str | Path], op: str = "gemm") -> pd.DataFrame:
 
 
 def load(paths: Iterable[str | Path], op: str = "gemm", family: str | None = None,
-         device: str | None = None) -> PerfTable:
-    """Read `op` datasets and pivot them into a PerfTable (see the module docstring)."""
+         device: str | None = None, precision: str = precisions.DEFAULT) -> PerfTable:
+    """Read `op` datasets and pivot them into a PerfTable (see the module docstring), keeping the
+    configurations a deployment for `precision` may run (precision.py)."""
     paths = [str(p) for p in paths]
     df = read(paths, op)
+    df = df[df["config"].map(lambda c: precisions.usable(c, precision))]
     devices = sorted(df["device"].unique())
     if device is not None:
         df = df[df["device"] == device]

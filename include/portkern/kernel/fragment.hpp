@@ -29,7 +29,8 @@
 //                 the CPU's micro-kernels read them in place, or from a small gathered panel.
 //   fragment      CUDA: registers; IEEE: each item owns TM x TN outputs in 4-wide runs (16-byte shared
 //                 loads), SIMT FMA (fp32 / fp64); 3xTF32: warps own 16 x 8 mma.sync tiles of the block,
-//                 each k-tile's product summed apart and added with round-to-nearest (atoms.cuh).
+//                 each k-tile's product summed apart and added with round-to-nearest (atoms.cuh); TF32:
+//                 the same tiles, one product per atom of the operands rounded to TF32.
 //                 CPU: the block of the output itself, updated by the ISA's register-blocked micro-kernels
 //                 (portkern/kernel/cpu/microkernel.hpp: AVX-512, AVX2 or plain C++), alpha and beta applied
 //                 on the first tile as BLIS does.
@@ -38,6 +39,7 @@
 #include <cstdint>
 
 #include "portkern/kernel/model.hpp"
+#include "portkern/precision.hpp"
 
 namespace portkern::kernel {
 
@@ -88,15 +90,17 @@ struct BlockOutput {
 
 // The shape of a group's block multiply: a BM x BN block, k-tiles of KT, Stages tiles in flight, the group's
 // items as ItemsM x ItemsN (CUDA's threads; in the SIMT lowering each owns BM / ItemsM x BN / ItemsN outputs),
-// and the multiply's precision path: IEEE FMA, or for float 3xTF32 on tensor cores where the back end has
-// them (fp32 accuracy, atoms.cuh; the CPU computes the IEEE product either way); and which operands are
-// contiguous along k in memory (A transposed, B not), which a lowering may copy in k-major tiles.
-template <class T, int BM_, int BN_, int KT_, int Stages_, int ItemsM, int ItemsN, bool Tf32x3 = false,
-          bool AAlongK = false, bool BAlongK = false>
+// and the multiply's arithmetic (portkern/precision.hpp): IEEE FMA, or for float on tensor cores where the
+// back end has them 3xTF32 (fp32 accuracy) or TF32 (atoms.cuh; the CPU computes the IEEE product either way);
+// and which operands are contiguous along k in memory (A transposed, B not), which a lowering may copy in
+// k-major tiles.
+template <class T, int BM_, int BN_, int KT_, int Stages_, int ItemsM, int ItemsN,
+          Arithmetic Arith = Arithmetic::ieee, bool AAlongK = false, bool BAlongK = false>
 struct BlockShape {
   using value_type = T;
   static constexpr int BM = BM_, BN = BN_, KT = KT_, Stages = Stages_, items_m = ItemsM, items_n = ItemsN;
-  static constexpr bool tf32x3 = Tf32x3, a_along_k = AAlongK, b_along_k = BAlongK;
+  static constexpr Arithmetic arithmetic = Arith;
+  static constexpr bool a_along_k = AAlongK, b_along_k = BAlongK;
   static constexpr int TM = BM / ItemsM, TN = BN / ItemsN;
   static_assert(BM % ItemsM == 0 && BN % ItemsN == 0, "the items must split the block evenly");
   static_assert(Stages >= 2, "a pipeline of at least two stages: one in use, one in flight");

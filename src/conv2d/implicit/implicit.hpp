@@ -37,7 +37,7 @@ struct Conv2dImplicit {
   static_assert(P.memory == gemm_impl::TiledMemory::staged, "a staged configuration");
   using group_shape = kernel::Shape<P.wg_m, P.wg_n>;
   // A: the filter, column-major out_c x depth (not along k); B: the windows, along k (channels).
-  using Block = kernel::BlockShape<float, P.block_m(), P.block_n(), P.k_tile, P.stages, P.wg_m, P.wg_n, P.tf32x3,
+  using Block = kernel::BlockShape<float, P.block_m(), P.block_n(), P.k_tile, P.stages, P.wg_m, P.wg_n, P.arithmetic,
                                    false, true>;
   using staged_block = Block;   // the launch reserves the staged tiles' group-local memory
   static constexpr int BM = Block::BM, BN = Block::BN, KT = Block::KT, stages = Block::Stages;

@@ -31,6 +31,7 @@ const FamilyEntry cpu_packed_entry{family,
                                    [](const Device&) { return cpu_packed_space(); },
                                    in_cpu_packed_space,
                                    nullptr,
+                                   nullptr,
                                    run_cpu_packed<float>,
                                    run_cpu_packed<double>};
 

@@ -214,7 +214,7 @@ bool prepare(cudaStream_t s, bool ta, bool tb, std::int64_t m, std::int64_t n, s
 
 }  // namespace detail
 
-Family choose(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch) {
+Family choose(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, bool tensor_cores) {
   // The cost model over all float instantiations: tf32x3 (with or without its own split-K) where its
   // tensor-core rate wins, else split-K when slicing k pays (few output tiles for the 132 SMs), else simt.
   int splits = 1, xsplits = 1;
@@ -223,7 +223,7 @@ Family choose(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch
   double t_simt = 0, t_x = 0;
   detail::pick_model(m, n, k, batch, true, &splits, &t_simt);
   detail::pick_model(m, n, k, batch, true, &xsplits, &t_x, detail::F_XL, detail::F_XS);
-  if (t_x < t_simt) return Family::tf32x3;
+  if (tensor_cores && t_x < t_simt) return Family::tf32x3;
   return splits > 1 ? Family::splitk : Family::simt;
 }
 

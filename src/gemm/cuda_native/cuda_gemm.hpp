@@ -21,8 +21,8 @@ void run(Family family, void* stream, bool trans_a, bool trans_b, std::int64_t m
 
 // A hand-written rule: which family for this shape (a cost model calibrated on the H100: small-k when k <= 16
 // and C is large (bound by writing C), tf32x3 where the tensor cores win, split-K for small m*n with large k,
-// simt elsewhere). Float rule; double ignores tf32x3.
-Family choose(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch);
+// simt elsewhere; tf32x3 only where `tensor_cores`). Float rule; double ignores tf32x3.
+Family choose(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, bool tensor_cores = true);
 
 extern template void run<float>(Family, void*, bool, bool, std::int64_t, std::int64_t, std::int64_t, float,
                                 const float*, std::int64_t, std::int64_t, const float*, std::int64_t, std::int64_t,

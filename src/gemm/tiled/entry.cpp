@@ -43,6 +43,8 @@ bool in_tiled_space(std::string_view config) {
   return std::find(space.begin(), space.end(), parsed) != space.end();
 }
 
+Arithmetic tiled_arithmetic(std::string_view config, Precision) { return parse_tiled(config).arithmetic; }
+
 template <class T>
 void run_tiled(Queue& queue, std::string_view config, bool ta, bool tb, const GemmArgs<T>& p) {
   if (queue.device().is_cpu()) return run_tiled_cpu(queue, config, ta, tb, p);
@@ -57,6 +59,7 @@ extern const FamilyEntry tiled_entry;
 const FamilyEntry tiled_entry{"tiled",         [](const Device&) { return true; },
                               tiled_names,     tiled_tuning_part,
                               in_tiled_space,  nullptr,
-                              run_tiled<float>, run_tiled<double>};
+                              tiled_arithmetic, run_tiled<float>,
+                              run_tiled<double>};
 
 }  // namespace portkern::gemm_impl

@@ -35,7 +35,7 @@ struct GemmStaged {
   // 128 x 128 x 32 blocks in 4 stages would need 276 KiB of shared memory, more than any GPU has.
   static constexpr int stages_of_t = P.stages * int(sizeof(float)) / int(sizeof(T)) < 2
                                          ? 2 : P.stages * int(sizeof(float)) / int(sizeof(T));
-  using Block = kernel::BlockShape<T, P.block_m(), P.block_n(), P.k_tile, stages_of_t, P.wg_m, P.wg_n, P.tf32x3,
+  using Block = kernel::BlockShape<T, P.block_m(), P.block_n(), P.k_tile, stages_of_t, P.wg_m, P.wg_n, P.arithmetic,
                                    TransA, !TransB>;
   using staged_block = Block;   // the launch reserves the staged tiles' group-local memory
   static constexpr int BM = Block::BM, BN = Block::BN, KT = Block::KT, stages = Block::Stages;

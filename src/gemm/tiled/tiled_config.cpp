@@ -4,6 +4,17 @@
 
 namespace portkern::gemm_impl {
 
+namespace {
+std::string_view arithmetic_suffix(Arithmetic a) {
+  switch (a) {
+    case Arithmetic::ieee: break;
+    case Arithmetic::tf32x3: return "_x3";
+    case Arithmetic::tf32: return "_tf32";
+  }
+  return "";
+}
+}  // namespace
+
 std::string name(const TiledConfig& p) {
   std::string s = "tiled/r" + std::to_string(p.r) + "a" + std::to_string(p.a) + "c" + std::to_string(p.c) + "_wg" +
                   std::to_string(p.wg_m) + "x" + std::to_string(p.wg_n);
@@ -12,7 +23,8 @@ std::string name(const TiledConfig& p) {
     case TiledMemory::local: s += "_local_k"; break;
     case TiledMemory::local_db: s += "_localdb_k"; break;
     case TiledMemory::staged:
-      return s + "_staged_k" + std::to_string(p.k_tile) + "_s" + std::to_string(p.stages) + (p.tf32x3 ? "_x3" : "");
+      return s + "_staged_k" + std::to_string(p.k_tile) + "_s" + std::to_string(p.stages) +
+             std::string(arithmetic_suffix(p.arithmetic));
   }
   return s + std::to_string(p.k_tile) + "_v" + std::to_string(p.vec);
 }

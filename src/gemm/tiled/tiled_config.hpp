@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/config_names.hpp"
+#include "portkern/precision.hpp"
 
 namespace portkern::gemm_impl {
 
@@ -28,7 +29,8 @@ struct TiledConfig {
   int k_tile = 16;                // local modes: depth of the A and B tiles in local memory
   int vec = 1;                    // local modes: width of the cooperative loads (1 or 4)
   int stages = 1;                 // staged: tiles in flight (>= 2); the loads' width follows the alignment
-  bool tf32x3 = false;            // staged: 3xTF32 tensor-core fragments on CUDA (float; IEEE elsewhere)
+  Arithmetic arithmetic = Arithmetic::ieee;   // staged: tensor-core fragments on CUDA, 3xTF32 or TF32 (float;
+                                              // IEEE elsewhere)
 
   constexpr bool operator==(const TiledConfig&) const = default;
   constexpr int group_size() const { return wg_m * wg_n; }
@@ -47,7 +49,8 @@ inline constexpr std::array<std::array<int, 2>, 10> tiled_work_groups = {
 inline constexpr std::array<int, 4> tiled_tile_sizes = {1, 2, 4, 8};
 
 // "tiled/r4a1c4_wg16x16_global", "tiled/r8a2c4_wg16x16_local_k16_v4", "tiled/..._localdb_k16_v1",
-// "tiled/r8a1c8_wg16x16_staged_k16_s3", "tiled/r8a1c8_wg16x16_staged_k32_s3_x3" (3xTF32 fragments).
+// "tiled/r8a1c8_wg16x16_staged_k16_s3", "tiled/r8a1c8_wg16x16_staged_k32_s3_x3" (3xTF32 fragments),
+// "tiled/r8a1c8_wg16x16_staged_k32_s3_tf32" (TF32 fragments).
 std::string name(const TiledConfig& config);
 
 namespace detail {
@@ -70,7 +73,8 @@ constexpr TiledConfig parse_tiled(std::string_view s, bool* ok = nullptr, std::s
       if (detail::parse_literal(s, "_staged_k")) {
         p.memory = TiledMemory::staged;
         good = detail::parse_int(s, p.k_tile) && detail::parse_literal(s, "_s") && detail::parse_int(s, p.stages);
-        p.tf32x3 = good && detail::parse_literal(s, "_x3");
+        if (good && detail::parse_literal(s, "_x3")) p.arithmetic = Arithmetic::tf32x3;
+        else if (good && detail::parse_literal(s, "_tf32")) p.arithmetic = Arithmetic::tf32;
       } else {
         if (detail::parse_literal(s, "_localdb_k"))
           p.memory = TiledMemory::local_db;
@@ -89,14 +93,15 @@ constexpr TiledConfig parse_tiled(std::string_view s, bool* ok = nullptr, std::s
 
 // The staged mode's sub-space: register tiles of 4 or 8 (in runs of 4: 16-byte fragment loads on CUDA) on
 // groups of 64 to 256 items, k-tiles of 8 or 16 and 2 to 4 stages (the GPU's part); the GPU's part again with
-// 3xTF32 fragments, k-tiles of 16 or 32; and blocks of 64 to 512 rows by 96 to 768 columns (multiples of the
-// micro-kernels' 6-column tiles), k-tiles of 256 or 512, two stages, on groups of 16 x 16 items (the CPU's
-// part: the micro-kernels' cache blocking, small blocks where few would leave threads idle). 144 + 144 + 32.
+// 3xTF32 fragments and again with TF32 fragments, k-tiles of 16 or 32; and blocks of 64 to 512 rows by 96 to
+// 768 columns (multiples of the micro-kernels' 6-column tiles), k-tiles of 256 or 512, two stages, on groups
+// of 16 x 16 items (the CPU's part: the micro-kernels' cache blocking, small blocks where few would leave
+// threads idle). 144 + 144 + 144 + 32.
 inline constexpr std::array<std::array<int, 2>, 6> staged_gpu_groups = {{{8, 8}, {8, 16}, {16, 8}, {16, 16}, {8, 32}, {32, 8}}};
 inline constexpr std::array<int, 4> staged_cpu_block_rows = {64, 128, 256, 512};
 inline constexpr std::array<int, 4> staged_cpu_block_cols = {96, 192, 384, 768};
 inline constexpr std::array<int, 2> staged_cpu_k_tiles = {256, 512};   // the GPU's part: k-tiles of 8 to 32
-inline constexpr int tiled_staged_space_size = 2 * 4 * 6 * 2 * 3 + 4 * 4 * 2;
+inline constexpr int tiled_staged_space_size = 3 * 4 * 6 * 2 * 3 + 4 * 4 * 2;
 
 // Every configuration of the space, as a compile-time table: seed 001's 640 (global memory) first, then the
 // same 640 for each local-memory mode (local, local_db) and load width (1, 4), then the staged configurations
@@ -117,13 +122,13 @@ constexpr std::array<TiledConfig, tiled_space_size> make_tiled_space() {
   add_all(TiledMemory::global, 1);
   for (TiledMemory memory : {TiledMemory::local, TiledMemory::local_db})
     for (int vec : {1, 4}) add_all(memory, vec);
-  for (bool tf32x3 : {false, true})
+  for (Arithmetic arithmetic : {Arithmetic::ieee, Arithmetic::tf32x3, Arithmetic::tf32})
     for (auto [wg_m, wg_n] : staged_gpu_groups)
       for (int r : {4, 8})
         for (int c : {4, 8})
-          for (int k_tile : tf32x3 ? std::array<int, 2>{16, 32} : std::array<int, 2>{8, 16})
+          for (int k_tile : arithmetic == Arithmetic::ieee ? std::array<int, 2>{8, 16} : std::array<int, 2>{16, 32})
             for (int stages : {2, 3, 4})
-              space[i++] = TiledConfig{r, 1, c, wg_m, wg_n, TiledMemory::staged, k_tile, 1, stages, tf32x3};
+              space[i++] = TiledConfig{r, 1, c, wg_m, wg_n, TiledMemory::staged, k_tile, 1, stages, arithmetic};
   for (int block_m : staged_cpu_block_rows)
     for (int block_n : staged_cpu_block_cols)
       for (int k_tile : staged_cpu_k_tiles)

@@ -1,5 +1,5 @@
 // CUDA's tensor-core atom for fp32-accurate products, used by the kernel model's fragments
-// (fragment.cuh, the 3xTF32 path) and by the native 3xTF32 GEMM (src/gemm/cuda_native/cuda_tf32x3.cuh).
+// (fragment.cuh, the 3xTF32 and TF32 paths) and by the native 3xTF32 GEMM (src/gemm/cuda_native/cuda_tf32x3.cuh).
 //
 // 3xTF32: each fp32 operand is split in registers as x = big + small, big = tf32(x), small = tf32(x - big),
 // and a*b is formed as a_small*b_big + a_big*b_small + a_big*b_big (small terms first into the fp32
@@ -27,6 +27,13 @@ __device__ __forceinline__ void split_tf32(float x, unsigned& big, unsigned& sma
   big = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
   const float r = x - __uint_as_float(big);
   small = __float_as_uint(r) + 0x1000u;
+}
+// x rounded to TF32 (nearest, ties away from zero) by cvt.rna.tf32.f32, which keeps Inf and NaN: the TF32
+// path's operands (one product per atom, fp32 accumulation, as cuBLAS's CUBLAS_COMPUTE_32F_FAST_TF32).
+__device__ __forceinline__ unsigned to_tf32(float x) {
+  unsigned t;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(t) : "f"(x));
+  return t;
 }
 __device__ __forceinline__ void mma_tf32(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
   asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "

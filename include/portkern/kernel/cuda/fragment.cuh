@@ -18,9 +18,10 @@
 // in 16-byte runs of 4 (it owns rows 4x + (i/4)*4*ItemsM + i%4, and likewise columns: consecutive addresses
 // across a warp, coalesced C stores); from a k-major tile it reads 4 k of one row at once, and owns rows
 // x + i*ItemsM (distinct banks across the warp).
-// 3xTF32 fragment (float): the group's warps tile the block as WARPS_M x WARPS_N warp tiles of MT x NT
-// m16n8k8 atoms (atoms.cuh); each k-tile's product goes into zeroed partial sums that are then added to the
-// accumulators with round-to-nearest (the tensor core's accumulation truncates).
+// Tensor-core fragments (float): the group's warps tile the block as WARPS_M x WARPS_N warp tiles of MT x NT
+// m16n8k8 atoms (atoms.cuh). 3xTF32: each k-tile's product goes into zeroed partial sums that are then added
+// to the accumulators with round-to-nearest (the tensor core's accumulation truncates); TF32: one product of
+// the rounded operands per atom, straight into the accumulators.
 #pragma once
 
 #include <cstdint>
@@ -92,8 +93,8 @@ class StagedTiles {
   static constexpr int padded(int x) { return sizeof(T) == 4 ? x + (8 - x % 32 + 32) % 32 : x + 4; }
   static constexpr int lda = padded(BM), ldb = padded(BN);
   static constexpr bool a_k_major = L::a_along_k, b_k_major = L::b_along_k;
-  // The 3xTF32 fragment (float only: double takes the SIMT one).
-  static constexpr bool atoms = L::tf32x3 && std::is_same_v<T, float>;
+  // The tensor-core fragments (float only: double takes the SIMT one).
+  static constexpr bool atoms = L::arithmetic != Arithmetic::ieee && std::is_same_v<T, float>;
   static_assert((KT + 4) / 4 % 2 == 1 || !(a_k_major || b_k_major), "k-major tiles: (KT + 4) / 4 odd");
   static_assert(KT % 4 == 0, "k-tiles of a multiple of 4 (the fragments read 4 k at a time)");
   template <int BX, bool KMajor>
@@ -333,9 +334,9 @@ class SimtFragment {
   T acc_[TM][TN];
 };
 
-// Warps along m for the 3xTF32 fragment: a divisor of the group's warps whose warp tiles fit the atom
+// Warps along m for the tensor-core fragments: a divisor of the group's warps whose warp tiles fit the atom
 // (16 rows, 8 columns) and are closest to square.
-constexpr int tf32x3_warps_m(int bm, int bn, int warps) {
+constexpr int atom_warps_m(int bm, int bn, int warps) {
   int best = 0, best_gap = 1 << 30;
   for (int wm = 1; wm <= warps; ++wm) {
     if (warps % wm || bm % (16 * wm) || bn % (8 * (warps / wm))) continue;
@@ -345,26 +346,25 @@ constexpr int tf32x3_warps_m(int bm, int bn, int warps) {
   return best;
 }
 
+// The tensor-core fragment (float): 3xTF32 (three products per atom, each k-tile's sum added to the
+// accumulators with round-to-nearest) or TF32 (operands rounded to TF32, one product per atom, accumulated in
+// the atoms' own fp32 sums, as cuBLAS's TF32 mode does).
 template <class L>
-class Tf32x3Fragment {
+class AtomFragment {
  public:
+  static constexpr bool split = L::arithmetic == Arithmetic::tf32x3;
   static constexpr int BM = L::BM, BN = L::BN, KT = L::KT, warps = L::items_m * L::items_n / 32;
-  static constexpr int WARPS_M = tf32x3_warps_m(BM, BN, warps), WARPS_N = WARPS_M ? warps / WARPS_M : 1;
-  static_assert(L::items_m * L::items_n % 32 == 0, "3xTF32 fragments: whole warps");
-  static_assert(WARPS_M > 0, "3xTF32 fragments: the block must split into warp tiles of 16 x 8 atoms");
-  static_assert(KT % 8 == 0, "3xTF32 fragments: k-tiles of a multiple of 8");
+  static constexpr int WARPS_M = atom_warps_m(BM, BN, warps), WARPS_N = WARPS_M ? warps / WARPS_M : 1;
+  static_assert(L::items_m * L::items_n % 32 == 0, "tensor-core fragments: whole warps");
+  static_assert(WARPS_M > 0, "tensor-core fragments: the block must split into warp tiles of 16 x 8 atoms");
+  static_assert(KT % 8 == 0, "tensor-core fragments: k-tiles of a multiple of 8");
   static constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N, MT = WM / 16, NT = WN / 8;
 
   template <class Group>
-  __device__ Tf32x3Fragment(Group&, const BlockOutput<float>& out) : out_(out) {
+  __device__ AtomFragment(Group&, const BlockOutput<float>& out) : out_(out) {
     const int tid = int(threadIdx.x + threadIdx.y * blockDim.x), warp = tid >> 5, lane = tid & 31;
     wm0_ = (warp % WARPS_M) * WM, wn0_ = (warp / WARPS_M) * WN, g_ = lane >> 2, t_ = lane & 3;
-    PORTKERN_UNROLL
-    for (int i = 0; i < MT; ++i)
-      PORTKERN_UNROLL
-      for (int j = 0; j < NT; ++j)
-        PORTKERN_UNROLL
-        for (int r = 0; r < 4; ++r) acc_[i][j][r] = 0.f;
+    zero(acc_);
   }
 
   template <class Group>
@@ -372,42 +372,53 @@ class Tf32x3Fragment {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
     __trap();   // mma.sync with TF32 needs sm_80; the build targets sm_90 (CMakeLists.txt)
 #else
-    float part[MT][NT][4];
-    PORTKERN_UNROLL
-    for (int i = 0; i < MT; ++i)
+    if constexpr (split) {
+      float part[MT][NT][4];
+      zero(part);
       PORTKERN_UNROLL
-      for (int j = 0; j < NT; ++j)
+      for (int ks = 0; ks < KT / 8; ++ks) {
+        unsigned b_big[NT][2], b_small[NT][2];
         PORTKERN_UNROLL
-        for (int r = 0; r < 4; ++r) part[i][j][r] = 0.f;
-    PORTKERN_UNROLL
-    for (int ks = 0; ks < KT / 8; ++ks) {
-      unsigned b_big[NT][2], b_small[NT][2];
+        for (int j = 0; j < NT; ++j)
+          PORTKERN_UNROLL
+          for (int h = 0; h < 2; ++h) atoms::split_tf32(b_value(tiles, slot, ks, j, h), b_big[j][h], b_small[j][h]);
+        PORTKERN_UNROLL
+        for (int i = 0; i < MT; ++i) {
+          unsigned a_big[4], a_small[4];
+          PORTKERN_UNROLL
+          for (int r = 0; r < 4; ++r) atoms::split_tf32(a_value(tiles, slot, ks, i, r), a_big[r], a_small[r]);
+          PORTKERN_UNROLL
+          for (int j = 0; j < NT; ++j) {   // the small terms first, then big * big
+            atoms::mma_tf32(part[i][j], a_small, b_big[j][0], b_big[j][1]);
+            atoms::mma_tf32(part[i][j], a_big, b_small[j][0], b_small[j][1]);
+            atoms::mma_tf32(part[i][j], a_big, b_big[j][0], b_big[j][1]);
+          }
+        }
+      }
       PORTKERN_UNROLL
-      for (int j = 0; j < NT; ++j)
+      for (int i = 0; i < MT; ++i)
         PORTKERN_UNROLL
-        for (int h = 0; h < 2; ++h)
-          atoms::split_tf32(tiles.b_at(slot, 8 * ks + t_ + 4 * h, wn0_ + 8 * j + g_), b_big[j][h], b_small[j][h]);
+        for (int j = 0; j < NT; ++j)
+          PORTKERN_UNROLL
+          for (int r = 0; r < 4; ++r) acc_[i][j][r] += part[i][j][r];
+    } else {
       PORTKERN_UNROLL
-      for (int i = 0; i < MT; ++i) {
-        unsigned a_big[4], a_small[4];
+      for (int ks = 0; ks < KT / 8; ++ks) {
+        unsigned b[NT][2];
         PORTKERN_UNROLL
-        for (int r = 0; r < 4; ++r)   // (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4)
-          atoms::split_tf32(tiles.a_at(slot, 8 * ks + t_ + 4 * (r >> 1), wm0_ + 16 * i + g_ + 8 * (r & 1)), a_big[r],
-                            a_small[r]);
+        for (int j = 0; j < NT; ++j)
+          PORTKERN_UNROLL
+          for (int h = 0; h < 2; ++h) b[j][h] = atoms::to_tf32(b_value(tiles, slot, ks, j, h));
         PORTKERN_UNROLL
-        for (int j = 0; j < NT; ++j) {   // the small terms first, then big * big
-          atoms::mma_tf32(part[i][j], a_small, b_big[j][0], b_big[j][1]);
-          atoms::mma_tf32(part[i][j], a_big, b_small[j][0], b_small[j][1]);
-          atoms::mma_tf32(part[i][j], a_big, b_big[j][0], b_big[j][1]);
+        for (int i = 0; i < MT; ++i) {
+          unsigned a[4];
+          PORTKERN_UNROLL
+          for (int r = 0; r < 4; ++r) a[r] = atoms::to_tf32(a_value(tiles, slot, ks, i, r));
+          PORTKERN_UNROLL
+          for (int j = 0; j < NT; ++j) atoms::mma_tf32(acc_[i][j], a, b[j][0], b[j][1]);
         }
       }
     }
-    PORTKERN_UNROLL
-    for (int i = 0; i < MT; ++i)
-      PORTKERN_UNROLL
-      for (int j = 0; j < NT; ++j)
-        PORTKERN_UNROLL
-        for (int r = 0; r < 4; ++r) acc_[i][j][r] += part[i][j][r];
 #endif
   }
 
@@ -426,13 +437,30 @@ class Tf32x3Fragment {
   }
 
  private:
+  // The atom operands of k-step ks: A's r-th value of row tile i, (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4);
+  // B's h-th of column tile j, (t, g), (t + 4, g).
+  __device__ float a_value(const StagedTiles<L>& tiles, int slot, int ks, int i, int r) const {
+    return tiles.a_at(slot, 8 * ks + t_ + 4 * (r >> 1), wm0_ + 16 * i + g_ + 8 * (r & 1));
+  }
+  __device__ float b_value(const StagedTiles<L>& tiles, int slot, int ks, int j, int h) const {
+    return tiles.b_at(slot, 8 * ks + t_ + 4 * h, wn0_ + 8 * j + g_);
+  }
+  __device__ static void zero(float (&x)[MT][NT][4]) {
+    PORTKERN_UNROLL
+    for (int i = 0; i < MT; ++i)
+      PORTKERN_UNROLL
+      for (int j = 0; j < NT; ++j)
+        PORTKERN_UNROLL
+        for (int r = 0; r < 4; ++r) x[i][j][r] = 0.f;
+  }
+
   BlockOutput<float> out_;
   int wm0_, wn0_, g_, t_;
   float acc_[MT][NT][4];
 };
 
-// The fragment of a block shape: 3xTF32 where asked for (float), SIMT otherwise.
+// The fragment of a block shape: tensor-core atoms where asked for (float), SIMT otherwise.
 template <class L>
-using Fragment = std::conditional_t<StagedTiles<L>::atoms, Tf32x3Fragment<L>, SimtFragment<L>>;
+using Fragment = std::conditional_t<StagedTiles<L>::atoms, AtomFragment<L>, SimtFragment<L>>;
 
 }  // namespace portkern::kernel::cuda
