@@ -9,7 +9,8 @@
 # BUILD_TARGETS narrows the build (e.g. "portkern portkern_gpu_tests" for the GPU tests and benchmarks), OPS the
 # operators of the `ops` part (default: every one in src/ops).
 # TESTS=all|gpu|none picks the CTest runs, GEMM_SETS (default "square seed nets tiled") the GEMM benchmark's sets
-# (or shape CSV files); CONV_NETS (default "vgg16 resnet50") and CONV_BATCHES (default "1 4") the conv2d runs.
+# (or shape CSV files), GEMM_PRECISIONS (default "accurate") the precisions they run at (portkern/precision.hpp;
+# files of a precision other than accurate end in -<precision>); CONV_NETS (default "vgg16 resnet50") and CONV_BATCHES (default "1 4") the conv2d runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dest=${OUT:-gpu-check-out}   # everything ends up in $dest/gpu-check.tgz (the GPU tool returns at most 8 files)
@@ -53,17 +54,21 @@ if want transpose; then
 ./build/portkern bench transpose --device cpu --json "$out/transpose-cpu.json" | tee "$out/transpose-cpu.txt"
 fi
 if want gemm; then
+for precision in ${GEMM_PRECISIONS:-accurate}; do
+at="--precision $precision"; tag=""
+[ "$precision" = accurate ] || tag="-$precision"
 for set in ${GEMM_SETS:-square seed nets tiled}; do
   if [ "$set" = tiled ]; then   # the single-source family alone: the best of its deployed configurations
-    ./build/portkern bench gemm --device cuda:0 --set nets-quick --family tiled --json "$out/gemm-cuda-tiled.json" > "$out/gemm-cuda-tiled.txt" 2>&1
+    ./build/portkern bench gemm --device cuda:0 --set nets-quick --family tiled $at --json "$out/gemm-cuda-tiled$tag.json" > "$out/gemm-cuda-tiled$tag.txt" 2>&1
   elif [ -f "$set" ]; then      # a shapes CSV, e.g. data/shapes/gemm_unseen60.csv (networks the tuning never saw)
     name=$(basename "$set" .csv)
-    ./build/portkern bench gemm --device cuda:0 --shapes "$set" --json "$out/gemm-cuda-$name.json" > "$out/gemm-cuda-$name.txt" 2>&1
+    ./build/portkern bench gemm --device cuda:0 --shapes "$set" $at --json "$out/gemm-cuda-$name$tag.json" > "$out/gemm-cuda-$name$tag.txt" 2>&1
     set=$name
   else
-    ./build/portkern bench gemm --device cuda:0 --set $set --json "$out/gemm-cuda-$set.json" > "$out/gemm-cuda-$set.txt" 2>&1
+    ./build/portkern bench gemm --device cuda:0 --set $set $at --json "$out/gemm-cuda-$set$tag.json" > "$out/gemm-cuda-$set$tag.txt" 2>&1
   fi
-  tail -3 "$out/gemm-cuda-$set.txt"
+  tail -3 "$out/gemm-cuda-$set$tag.txt"
+done
 done
 fi
 if want model; then

@@ -253,7 +253,8 @@ inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice
   const Device device = q.device();
   Conv2dDesc d = x.d;
   if (!conv2d_supports(device, d, choice)) return false;
-  SCOPED_TRACE(describe(d) + " " + choice.config + (pretransformed ? " (pretransformed)" : ""));
+  SCOPED_TRACE(describe(d) + " " + choice.config + (pretransformed ? " (pretransformed)" : "") + " precision " +
+               std::string(name(choice.precision)));
   Buffer<float> input(device, std::int64_t(x.input.size())), filter(device, std::int64_t(x.filter.size()));
   Buffer<float> output(device, std::int64_t(x.want.size()) + 1);   // one extra element: must stay NaN
   input.upload(q, x.input);
@@ -274,7 +275,7 @@ inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice
   if (pretransformed) {
     const int tile = choice.config == "winograd/f2" ? 2 : 4;
     const WinogradFilter w = winograd_transform_filter(q, d.in_c, d.out_c, filter.data(), tile);
-    conv2d_winograd(q, d, input.data(), w, output.data());
+    conv2d_winograd(q, d, input.data(), w, output.data(), choice.precision);
   } else {
     conv2d(q, d, input.data(), filter.data(), output.data(), choice);
   }
@@ -283,11 +284,13 @@ inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice
   const bool winograd = choice.algorithm == "winograd" || choice.config.starts_with("winograd/");
   const auto& wmag = choice.config == "winograd/f2" ? x.winograd2 : x.winograd4;
   const double terms = double(d.window_h * d.window_w * d.in_c + 2);
+  // TF32 rounds each operand of a product (Winograd's: the transformed ones) to 10 mantissa bits.
+  const double tf32 = choice.precision == Precision::tf32 ? 0x1p-10 : 0.0;
   for (std::size_t i = 0; i < x.want.size(); ++i) {
-    double bound = 2 * eps * terms * x.magnitude[i];
+    double bound = (2 * eps * terms + tf32) * x.magnitude[i];
     if (winograd) {
       const double e = choice.config == "winograd/f2" ? 8 : 16;
-      bound = 2 * (2 * eps * (double(d.in_c) + e) * wmag[i] + 2 * eps * x.magnitude[i]);
+      bound = 2 * ((2 * eps * (double(d.in_c) + e) + tf32) * wmag[i] + 2 * eps * x.magnitude[i]);
     }
     bound += 1e-30;
     if (!(std::abs(double(got[i]) - x.want[i]) <= bound)) {

@@ -24,6 +24,26 @@ TEST(Conv2dCpuApi, WinogradWithPretransformedFilter) {
   check_all_cases(Device::cpu(), {"winograd", "winograd/f4"}, true);
 }
 
+// Every precision runs the rule's picks (the CPU's GEMMs compute IEEE products at each) and Winograd's
+// pre-transformed path; a configuration of an arithmetic the precision does not allow is refused by name, on
+// every back end (the GPU's 3xTF32 implicit configurations are not instantiated here: the precision says no
+// first).
+TEST(Conv2dCpuApi, EveryPrecisionRunsAndForcedArithmeticIsChecked) {
+  for (Precision p : precisions) {
+    check_all_cases(Device::cpu(), {"", "", p});
+    check_all_cases(Device::cpu(), {"winograd", "winograd/f4", p}, true);
+  }
+  const Conv2dDesc d = conv_desc(1, 8, 8, 16, 16, 3, 3, 1, 1, {1, 1, 1, 1});
+  std::string why;
+  EXPECT_FALSE(conv2d_supports(Device::cpu(), d, {"", "implicit/r8a1c8_wg16x16_staged_k32_s3_x3", Precision::ieee}, &why));
+  EXPECT_EQ(why, "configuration 'implicit/r8a1c8_wg16x16_staged_k32_s3_x3' computes with tf32x3 arithmetic, which "
+                 "precision 'ieee' does not allow");
+  EXPECT_FALSE(conv2d_supports(Device::cpu(), d, {"", "implicit/r8a1c8_wg16x16_staged_k32_s3_tf32"}, &why));
+  EXPECT_NE(why.find("which precision 'accurate' does not allow"), std::string::npos) << why;
+  EXPECT_FALSE(conv2d_supports(Device::cpu(), d, {"", "implicit/r8a1c8_wg16x16_staged_k32_s3_x3"}, &why));
+  EXPECT_NE(why.find("not instantiated"), std::string::npos) << why;   // allowed, but a GPU configuration
+}
+
 // Whatever the generated deployment (deploy/<class>/conv2d.hpp) picks, the pick runs the descriptor: on the
 // networks' layers and on shapes unlike any it was tuned on (where a pick that does not apply falls back to
 // im2col); dilation always takes the direct path.

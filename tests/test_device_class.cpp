@@ -50,8 +50,10 @@ TEST(DeviceClass, TableCoversEveryDeploymentFolder) {
   EXPECT_PORTKERN_ERROR(gemm_deployment_of_class("cpu-sse9"), "device class 'cpu-sse9' has no deployment");
 }
 
-// Every configuration a conv2d deployment can pick is one this build instantiates for the class's back end (the
-// registry's), so the generated lists and the algorithms' own lists cannot drift apart; and its fallback too.
+// Every configuration a conv2d deployment can pick, for every precision, is one this build instantiates for the
+// class's back end (the registry's), so the generated lists and the algorithms' own lists cannot drift apart;
+// and its fallback too. A precision's own deployment picks only what the precision allows (another precision's
+// pick that it does not allow falls back: Conv2dCpu precision tests).
 TEST(DeviceClass, EveryDeployedConv2dConfigurationIsInstantiated) {
   for (const DeviceClass& c : device_classes()) {
     auto instantiated = [&](std::string_view config) {
@@ -60,15 +62,23 @@ TEST(DeviceClass, EveryDeployedConv2dConfigurationIsInstantiated) {
       const auto& built = entry->instantiated(c.backend);
       return std::find(built.begin(), built.end(), config) != built.end();
     };
-    const std::vector<std::string> missing = conv2d_impl::Conv2dDeployments::with(c.name, [&]<class D>() {
-      std::vector<std::string> out;
-      for (std::string_view family : D::families)
-        for (std::string_view config : D::configs_of(family))
-          if (!instantiated(config) || !config.starts_with(std::string(family) + "/")) out.emplace_back(config);
-      if (!instantiated(D::fallback)) out.emplace_back(D::fallback);
-      return out;
-    });
-    EXPECT_TRUE(missing.empty()) << c.name << " deploys " << ::testing::PrintToString(missing);
+    auto allowed = [](std::string_view config, Precision p) {
+      const auto* entry = conv2d_impl::find_conv2d_algorithm(config.substr(0, config.find('/')));
+      return !entry || !entry->arithmetic || allows(p, entry->arithmetic(config));
+    };
+    for (Precision p : precisions) {
+      const std::vector<std::string> missing = conv2d_impl::Conv2dDeployments::with(c.name, p, [&]<class D>() {
+        std::vector<std::string> out;
+        const bool own = detail::precision_of<D>() == p;
+        for (std::string_view family : D::families)
+          for (std::string_view config : D::configs_of(family))
+            if (!instantiated(config) || !config.starts_with(std::string(family) + "/") || (own && !allowed(config, p)))
+              out.emplace_back(config);
+        if (!instantiated(D::fallback) || !allowed(D::fallback, p)) out.emplace_back(D::fallback);
+        return out;
+      });
+      EXPECT_TRUE(missing.empty()) << c.name << " at " << name(p) << " deploys " << ::testing::PrintToString(missing);
+    }
   }
 }
 

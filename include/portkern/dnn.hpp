@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "portkern/precision.hpp"
 #include "portkern/runtime/buffer.hpp"
 #include "portkern/runtime/queue.hpp"
 
@@ -63,11 +64,14 @@ Conv2dDesc with_padding(Conv2dDesc desc, Padding padding);
 //   portkern::conv2d: argument desc.out_h = 5 must be (in_h + pad_top + pad_bottom - dilation_h*(window_h-1) - 1)/stride_h + 1 = 6
 Conv2dDesc conv2d_complete(const Conv2dDesc& desc);
 
-// An algorithm and configuration to use instead of the deployment's pick; empty fields: the library
-// decides. A configuration names its algorithm ("tiled/t2x4_c4_k4"), so `config` alone is enough.
+// The caller's choices: an algorithm and configuration to use instead of the deployment's pick (empty fields:
+// the library decides; a configuration names its algorithm, "tiled/t2x4_c4_k4", so `config` alone is enough),
+// and the precision of the products (portkern/precision.hpp, as GEMM's: the GEMMs of im2col, gemm_1x1 and
+// Winograd run at it; a forced implicit configuration must compute with an arithmetic it allows).
 struct Conv2dChoice {
   std::string algorithm;   // one of conv2d_algorithms(), e.g. "winograd"
   std::string config;      // a configuration name of that algorithm
+  Precision precision = Precision::accurate;
   bool operator==(const Conv2dChoice&) const = default;
 };
 
@@ -81,7 +85,7 @@ void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const floa
 struct Conv2dSelection {
   std::string algorithm, config, reason;
 };
-Conv2dSelection conv2d_select(const Device& device, const Conv2dDesc& desc);
+Conv2dSelection conv2d_select(const Device& device, const Conv2dDesc& desc, Precision precision = Precision::accurate);
 
 // Whether a choice can compute this descriptor on this device (its algorithm applies and its configuration
 // is instantiated). `why` receives the reason when it cannot.
@@ -99,7 +103,7 @@ struct Conv2dDeployment {
   std::vector<std::vector<std::string>> configs;   // configs[i]: those of algorithms[i]
   std::string fallback;
 };
-Conv2dDeployment conv2d_deployment(const Device& device);
+Conv2dDeployment conv2d_deployment(const Device& device, Precision precision = Precision::accurate);
 
 // The configuration `algorithm` runs on `device` when a caller names only the algorithm; an Error naming the
 // value for an unknown algorithm.
@@ -132,9 +136,9 @@ WinogradFilter winograd_transform_filter(Queue& queue, std::int64_t in_c, std::i
                                          int tile);
 
 // The convolution with pre-transformed weights: desc must be 3x3, stride 1, dilation 1, with the filter's
-// channel counts.
+// channel counts; its GEMMs at `precision`.
 void conv2d_winograd(Queue& queue, const Conv2dDesc& desc, const float* input, const WinogradFilter& filter,
-                     float* output);
+                     float* output, Precision precision = Precision::accurate);
 
 // ---- pooling ---------------------------------------------------------------------------------------------
 

@@ -110,7 +110,7 @@ struct Engine {
 // The library's convolution as the deployment picks it, Winograd filters transformed once. For the
 // single-source path alone, set the queue's GEMM family to "tiled" (Queue::set_gemm_family): the GEMMs
 // inside the convolutions and the linear layers then use it.
-Engine library_engine();
+Engine library_engine(Precision precision = Precision::accurate);
 
 // output[r][c] = relu?(output[r][c] + bias[c] + residual[r][c]) for `rows` rows of `channels`; bias and
 // residual may be nullptr. The epilogue of a vendor's convolution, and of linear layers.

@@ -18,8 +18,8 @@ Conv2dChoice resolve(const Device& device, const Conv2dDesc& d, const Conv2dChoi
   Conv2dChoice choice = force;
   if (choice.config.empty()) {
     if (choice.algorithm.empty()) {
-      const Conv2dSelection s = conv2d_impl::select(device, d);
-      return {s.algorithm, s.config};
+      const Conv2dSelection s = conv2d_impl::select(device, d, force.precision);
+      return {s.algorithm, s.config, force.precision};
     }
     const AlgorithmEntry* entry = find_conv2d_algorithm(choice.algorithm);
     if (entry) choice.config = entry->default_config(device);
@@ -46,15 +46,17 @@ std::string conv2d_default_config(const Device& device, const std::string& algor
 bool conv2d_supports(const Device& device, const Conv2dDesc& desc, const Conv2dChoice& force, std::string* why) {
   const Conv2dDesc d = conv2d_complete(desc);
   const Conv2dChoice choice = resolve(device, d, force);
-  const std::string reason = conv2d_not_applicable(device, d, choice.algorithm, choice.config);
+  const std::string reason = conv2d_not_applicable(device, d, choice.algorithm, choice.config, choice.precision);
   if (why) *why = reason;
   return reason.empty();
 }
 
-Conv2dDeployment conv2d_deployment(const Device& device) { return conv2d_impl::deployment(device); }
+Conv2dDeployment conv2d_deployment(const Device& device, Precision precision) {
+  return conv2d_impl::deployment(device, precision);
+}
 
-Conv2dSelection conv2d_select(const Device& device, const Conv2dDesc& desc) {
-  return conv2d_impl::select(device, conv2d_complete(desc));
+Conv2dSelection conv2d_select(const Device& device, const Conv2dDesc& desc, Precision precision) {
+  return conv2d_impl::select(device, conv2d_complete(desc), precision);
 }
 
 std::vector<Conv2dChoice> conv2d_space(const Device& device, bool instantiated_only) {
@@ -70,10 +72,13 @@ void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const floa
   const Conv2dDesc d = conv2d_complete(desc);
   check_pointers(queue, d, input, filter, output);
   const Conv2dChoice choice = resolve(queue.device(), d, force);
-  if (const std::string why = conv2d_not_applicable(queue.device(), d, choice.algorithm, choice.config); !why.empty())
+  if (const std::string why = conv2d_not_applicable(queue.device(), d, choice.algorithm, choice.config,
+                                                    choice.precision);
+      !why.empty())
     fail(conv2d_fn, "cannot use '" + (choice.config.empty() ? choice.algorithm : choice.config) +
                         "' for this descriptor: " + why);
-  find_conv2d_algorithm(choice.algorithm)->run(queue, choice.config, make_args(d, input, filter, output));
+  find_conv2d_algorithm(choice.algorithm)
+      ->run(queue, choice.config, make_args(d, input, filter, output, choice.precision));
 }
 
 }  // namespace portkern

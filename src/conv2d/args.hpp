@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "portkern/kernel/model.hpp"
+#include "portkern/precision.hpp"
 
 namespace portkern::conv2d_impl {
 
@@ -19,6 +20,7 @@ struct ConvArgs {
   const float* bias;       // out_c values or nullptr
   const float* residual;   // the output's shape, or nullptr
   bool relu;
+  Precision precision = Precision::accurate;   // of the GEMMs an algorithm calls (portkern/precision.hpp)
 };
 
 // The epilogue: an accumulated value of output channel k, plus its bias, then ReLU.

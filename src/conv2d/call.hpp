@@ -21,10 +21,11 @@ namespace portkern::conv2d_impl {
 
 inline constexpr const char* conv2d_fn = "portkern::conv2d";
 
-inline ConvArgs make_args(const Conv2dDesc& d, const float* input, const float* filter, float* output) {
-  return {d.batch,    d.in_h,     d.in_w,         d.in_c,         d.out_c, d.window_h, d.window_w,
-          d.stride_h, d.stride_w, d.pad_top,      d.pad_left,     d.dilation_h, d.dilation_w, d.out_h,
-          d.out_w,    d.groups,   input,          filter,         output,  d.bias,     d.residual,   d.relu};
+inline ConvArgs make_args(const Conv2dDesc& d, const float* input, const float* filter, float* output,
+                          Precision precision = Precision::accurate) {
+  return {d.batch,    d.in_h,     d.in_w,     d.in_c,    d.out_c,      d.window_h,   d.window_w, d.stride_h,
+          d.stride_w, d.pad_top,  d.pad_left, d.dilation_h, d.dilation_w, d.out_h,   d.out_w,    d.groups,
+          input,      filter,     output,     d.bias,    d.residual,   d.relu,       precision};
 }
 
 inline void check_pointers(const Queue& q, const Conv2dDesc& d, const float* input, const void* filter,

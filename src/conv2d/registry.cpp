@@ -42,7 +42,7 @@ const AlgorithmEntry* find_conv2d_algorithm(std::string_view name) {
 }
 
 std::string conv2d_not_applicable(const Device& device, const Conv2dDesc& d, std::string_view algorithm,
-                                  std::string_view config) {
+                                  std::string_view config, Precision precision) {
   const AlgorithmEntry* entry = find_conv2d_algorithm(algorithm);
   if (!entry) {
     std::vector<std::string> names;
@@ -53,6 +53,11 @@ std::string conv2d_not_applicable(const Device& device, const Conv2dDesc& d, std
   if (!config.starts_with(prefix))
     return "configuration '" + std::string(config) + "' is not one of algorithm '" + std::string(algorithm) +
            "' (its names start with '" + prefix + "')";
+  if (entry->arithmetic) {   // before the build's list: the precision rules a name out on every back end
+    if (const Arithmetic a = entry->arithmetic(config); !allows(precision, a))
+      return "configuration '" + std::string(config) + "' computes with " + std::string(name(a)) +
+             " arithmetic, which precision '" + std::string(name(precision)) + "' does not allow";
+  }
   const auto& built = entry->instantiated(device.backend());
   if (std::find(built.begin(), built.end(), config) == built.end()) {
     const auto& space = entry->space();

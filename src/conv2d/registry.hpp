@@ -23,8 +23,12 @@ struct AlgorithmEntry {
   const std::vector<std::string>& (*instantiated)(Backend backend);   // the part this build runs there
   std::string (*default_config)(const Device& device);     // what runs when a caller names only the algorithm
   std::string (*why_not)(const Conv2dDesc& desc);          // why it cannot take a completed descriptor; "" if it can
-  // Runs configuration `config` (one of instantiated(), applicable to the descriptor `args` came from).
+  // Runs configuration `config` (one of instantiated(), applicable to the descriptor `args` came from) at
+  // args.precision.
   void (*run)(Queue& queue, std::string_view config, const ConvArgs& args);
+  // The arithmetic `config` multiplies with (implicit: its fragments'); null: IEEE FMA, or GEMMs called at the
+  // call's precision (im2col, gemm_1x1, winograd), which every precision allows.
+  Arithmetic (*arithmetic)(std::string_view config) = nullptr;
 };
 
 // Every algorithm, in the registry's order.
@@ -33,11 +37,12 @@ std::span<const AlgorithmEntry* const> conv2d_algorithm_entries();
 // The entry called `name`; null if there is none.
 const AlgorithmEntry* find_conv2d_algorithm(std::string_view name);
 
-// Why `config` of `algorithm` cannot compute the completed descriptor `d` on `device` in this build (unknown
-// algorithm, a name outside its space or not instantiated for the device — the message lists the valid
-// names —, or the algorithm's own reason); empty when it can.
+// Why `config` of `algorithm` cannot compute the completed descriptor `d` on `device` in this build at
+// `precision` (unknown algorithm, a name outside its space or not instantiated for the device — the message
+// lists the valid names —, an arithmetic the precision does not allow, or the algorithm's own reason); empty
+// when it can.
 std::string conv2d_not_applicable(const Device& device, const Conv2dDesc& d, std::string_view algorithm,
-                                  std::string_view config);
+                                  std::string_view config, Precision precision = Precision::accurate);
 
 // A function returning the same list of names on every call, for an entry's space() or instantiated().
 #define PORTKERN_CONV2D_NAMES(...)                                          \

@@ -2,7 +2,8 @@
 //   1. the generated deployment's pick for the device class (deploy/<class>/conv2d.hpp): its family tree
 //      chooses the algorithm, the algorithm's tree the configuration;
 //   2. where that pick does not apply to the descriptor (a shape unlike the tuning set's, e.g. Winograd for a
-//      5x5 window), the deployment's fallback, written by the generator from tools/tuning/runtime_rules.py so
+//      5x5 window) or computes with an arithmetic the call's precision does not allow (3xTF32 fragments at the
+//      ieee precision, where the class has no deployment of its own for it), the deployment's fallback, written by the generator from tools/tuning/runtime_rules.py so
 //      that the analysis scores the same rule (im2col, which takes any undilated convolution);
 //   3. where neither applies (dilation > 1, groups > 1): `depthwise` where groups = in_c = out_c, else `direct`,
 //      which takes every descriptor.
@@ -24,30 +25,32 @@ deploy::ConvProblem problem(const Conv2dDesc& d) {
 std::string_view algorithm_of(std::string_view config) { return config.substr(0, config.find('/')); }
 
 template <class D>
-Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d) {
+Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precision precision) {
   const deploy::ConvProblem p = problem(d);
   deploy::Path path;
   const std::string_view family = D::families[D::select_family(p, &path)];
   const std::string_view config = D::configs_of(family)[D::select_in(family, p, &path)];
-  const std::string where = "deploy/" + std::string(D::device_class) + "/conv2d.hpp";
+  const std::string where = "deploy/" + std::string(D::device_class) + "/conv2d" +
+                            (detail::precision_of<D>() == Precision::accurate ? "" : "_" + std::string(name(precision))) +
+                            ".hpp";
   Conv2dSelection pick{std::string(family), std::string(config),
                        where + ": " + (path.str().empty() ? "one choice" : path.str())};
-  const std::string why = conv2d_not_applicable(device, d, family, config);
+  const std::string why = conv2d_not_applicable(device, d, family, config, precision);
   if (why.empty()) return pick;
   pick.reason += " -> " + pick.config + ", which does not apply (" + why + ")";
   const std::string_view fallback = D::fallback;
-  if (conv2d_not_applicable(device, d, algorithm_of(fallback), fallback).empty())
+  if (conv2d_not_applicable(device, d, algorithm_of(fallback), fallback, precision).empty())
     return {std::string(algorithm_of(fallback)), std::string(fallback), pick.reason + ": the fallback " + std::string(fallback)};
   const std::string neither = pick.reason + "; nor does the fallback " + std::string(fallback);
-  if (conv2d_not_applicable(device, d, "depthwise", "depthwise/default").empty())
+  if (conv2d_not_applicable(device, d, "depthwise", "depthwise/default", precision).empty())
     return {"depthwise", "depthwise/default", neither + ": depthwise/default"};
   return {"direct", "direct/default", neither + ": direct/default"};
 }
 
 }  // namespace
 
-Conv2dDeployment deployment(const Device& device) {
-  return Conv2dDeployments::with(device_class(device).name, []<class D>() {
+Conv2dDeployment deployment(const Device& device, Precision precision) {
+  return Conv2dDeployments::with(device_class(device).name, precision, []<class D>() {
     Conv2dDeployment out{std::string(D::device_class), {}, {}, std::string(D::fallback)};
     for (std::string_view family : D::families) {
       out.algorithms.emplace_back(family);
@@ -58,8 +61,9 @@ Conv2dDeployment deployment(const Device& device) {
   });
 }
 
-Conv2dSelection select(const Device& device, const Conv2dDesc& d) {
-  return Conv2dDeployments::with(device_class(device).name, [&]<class D>() { return deployed_pick<D>(device, d); });
+Conv2dSelection select(const Device& device, const Conv2dDesc& d, Precision precision) {
+  return Conv2dDeployments::with(device_class(device).name, precision,
+                                 [&]<class D>() { return deployed_pick<D>(device, d, precision); });
 }
 
 }  // namespace portkern::conv2d_impl

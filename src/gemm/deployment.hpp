@@ -17,6 +17,7 @@
 #include "deploy/cuda-generic/gemm_tf32.hpp"
 #include "deploy/cuda-sm90/gemm.hpp"
 #include "deploy/cuda-sm90/gemm_ieee.hpp"
+#include "deploy/cuda-sm90/gemm_tf32.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/error.hpp"
 #include "portkern/runtime/device_class.hpp"
@@ -29,7 +30,8 @@ namespace portkern::gemm_impl {
 // misses the TF32 fragments the tf32 precision runs faster.
 using GemmDeployments =
     detail::DeploymentList<deploy::cpu_avx512::gemm, deploy::cpu_avx2::gemm, deploy::cpu_generic::gemm,
-                           deploy::cuda_sm90::gemm, deploy::cuda_sm90::gemm_ieee, deploy::cuda_generic::gemm,
+                           deploy::cuda_sm90::gemm, deploy::cuda_sm90::gemm_ieee, deploy::cuda_sm90::gemm_tf32,
+                           deploy::cuda_generic::gemm,
                            deploy::cuda_generic::gemm_ieee, deploy::cuda_generic::gemm_tf32>;
 
 // The `tiled` configurations each back end instantiates: those of all its classes' deployments.
@@ -42,6 +44,7 @@ struct CudaTiledConfigs {
   static constexpr std::string_view device_class = "cuda-*";
   static constexpr auto tiled =
       detail::union_of<deploy::cuda_sm90::gemm::tiled, deploy::cuda_sm90::gemm_ieee::tiled,
+                       deploy::cuda_sm90::gemm_tf32::tiled,
                        deploy::cuda_generic::gemm::tiled, deploy::cuda_generic::gemm_ieee::tiled,
                        deploy::cuda_generic::gemm_tf32::tiled>();
 };

@@ -56,23 +56,32 @@ void bias_residual_relu(Queue& queue, std::int64_t rows, std::int64_t channels, 
   conv2d_impl::launch(queue, conv2d_impl::BiasRelu{rows, channels, data, bias, residual, relu});
 }
 
-Engine library_engine() {
+Engine library_engine(Precision precision) {
   Engine engine;
   engine.name = "portkern";
-  engine.prepare_conv = [](Queue& q, const Conv2dDesc& desc, const float* input, const float* filter,
-                           const float* residual, float* output) -> PreparedConv {
+  engine.prepare_conv = [precision](Queue& q, const Conv2dDesc& desc, const float* input, const float* filter,
+                                    const float* residual, float* output) -> PreparedConv {
     Conv2dDesc d = conv2d_complete(desc);
     d.residual = residual;   // bias, residual add and ReLU in the convolution's epilogue
-    const Conv2dSelection pick = conv2d_select(q.device(), d);
+    const Conv2dSelection pick = conv2d_select(q.device(), d, precision);
     if (pick.algorithm == "winograd") {   // the filter transformed once, here
       auto w = std::make_shared<WinogradFilter>(
           winograd_transform_filter(q, d.in_c, d.out_c, filter, pick.config == "winograd/f2" ? 2 : 4));
-      return {[&q, d, input, w, output] { conv2d_winograd(q, d, input, *w, output); }, pick.config};
+      return {[&q, d, input, w, output, precision] { conv2d_winograd(q, d, input, *w, output, precision); },
+              pick.config};
     }
-    return {[&q, d, input, filter, output, choice = Conv2dChoice{pick.algorithm, pick.config}] {
+    return {[&q, d, input, filter, output, choice = Conv2dChoice{pick.algorithm, pick.config, precision}] {
               conv2d(q, d, input, filter, output, choice);
             },
             pick.config};
+  };
+  // column-major: y (O x batch) = W (O x F, stored as F x O) * x (F x batch)
+  engine.prepare_linear = [precision](Queue& q, std::int64_t out, std::int64_t features, std::int64_t batch,
+                                      const float* matrix, const float* x, float* y) -> std::function<void()> {
+    return [&q, out, features, batch, matrix, x, y, precision] {
+      gemm<float>(q, Op::trans, Op::none, out, batch, features, 1.f, matrix, features, x, features, 0.f, y, out,
+                  {"", "", precision});
+    };
   };
   return engine;
 }

@@ -24,6 +24,19 @@ TEST(Conv2dCudaApi, RuleChoosesWithoutForce) {
   check_all_cases(Device::cuda(0), {});
 }
 
+// At every precision the rule's picks run and are ones it allows (ieee: the class's own deployment, no 3xTF32
+// implicit configuration; tf32: the GEMMs inside on TF32 fragments, within TF32's bound).
+TEST(Conv2dCudaApi, RuleChoosesAtEveryPrecision) {
+  PORTKERN_REQUIRE_GPU();
+  for (Precision p : precisions) {
+    check_all_cases(Device::cuda(0), {"", "", p});
+    for (const auto& x : conv_data()) {
+      const Conv2dSelection s = conv2d_select(Device::cuda(0), x.d, p);
+      EXPECT_TRUE(conv2d_supports(Device::cuda(0), x.d, {s.algorithm, s.config, p})) << s.config << " " << name(p);
+    }
+  }
+}
+
 TEST(Conv2dCudaApi, WinogradWithPretransformedFilter) {
   PORTKERN_REQUIRE_GPU();
   check_all_cases(Device::cuda(0), {"winograd", "winograd/f2"}, true);

@@ -83,6 +83,20 @@ TEST(GemmCudaApi, DeploymentChoosesWithoutForce) {
   check_gemm<float>(Device::cuda(0), {false, false, 37, 11, 0, 1.0, 0.5, 1, 2}, {});   // k == 0
 }
 
+// At every precision the deployment's picks run the test bed and compute as the precision allows: no tensor
+// cores at ieee (cuda_native/auto keeps off them too), TF32 fragments allowed at tf32 (and its looser bound).
+TEST(GemmCudaApi, EveryPrecisionChoosesWhatItAllows) {
+  PORTKERN_REQUIRE_GPU();
+  const Device gpu = Device::cuda(0);
+  for (Precision p : precisions) {
+    for (const auto& c : gemm_cases()) check_gemm<float>(gpu, c, {"", "", p});
+    for (std::int64_t size : {64, 300, 1024, 4096}) {
+      const GemmSelection s = select_gemm(gpu, {size, size, size}, "", p);
+      EXPECT_TRUE(allows(p, gemm_arithmetic(s.config, p))) << s.config << " at " << name(p);
+    }
+  }
+}
+
 // The device class is chosen at run time from the GPU's compute capability (sm_90: cuda-sm90), and a GPU without
 // a class of its own gets cuda-generic, whose deployment runs the same test bed (forced here).
 TEST(GemmCudaApi, DeviceClassIsChosenAtRunTimeAndGenericServesAnyGpu) {

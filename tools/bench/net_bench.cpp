@@ -11,11 +11,11 @@
 
 namespace portkern::bench {
 
-net::Engine net_engine(Queue& queue, const std::string& backend) {
-  if (backend == "vendor") return vendor_net_engine(queue.device(), queue.cpu_threads());
+net::Engine net_engine(Queue& queue, const std::string& backend, Precision precision) {
+  if (backend == "vendor") return vendor_net_engine(queue.device(), queue.cpu_threads(), precision);
   if (backend == "portable") queue.set_gemm_family("tiled");
   else if (backend != "deployed") throw Error("unknown network back end '" + backend + "'");
-  return net::library_engine();
+  return net::library_engine(precision);
 }
 
 std::vector<float> random_input(std::size_t elements) {

@@ -14,8 +14,9 @@ namespace portkern::bench {
 
 inline const std::vector<std::string> net_backends = {"deployed", "portable", "vendor"};
 
-// The engine of `backend` for networks on `queue` (portable sets the queue's GEMM family to "tiled").
-net::Engine net_engine(Queue& queue, const std::string& backend);
+// The engine of `backend` for networks on `queue` at `precision` (portable sets the queue's GEMM family to
+// "tiled").
+net::Engine net_engine(Queue& queue, const std::string& backend, Precision precision = Precision::accurate);
 
 // A batch drawn from a fixed seed as a normalised image would be (mean 0, deviation 1): `elements` floats.
 std::vector<float> random_input(std::size_t elements);

@@ -9,22 +9,30 @@
 
 namespace portkern::bench {
 
-net::Engine vendor_net_engine(const Device& device, int threads) {
+net::Engine vendor_net_engine(const Device& device, int threads, Precision precision) {
   auto convs = std::make_shared<std::vector<VendorConv2d>>(vendor_conv2d(device, threads));
   auto gemms = std::make_shared<std::vector<VendorGemm>>(vendor_gemms(device, threads));
-  std::erase_if(*gemms, [](const VendorGemm& g) { return g.precision != "ieee" || !g.sgemm; });
+  // The vendor's calls at the precision: "tf32" ones first where it is allowed, then fp32 ("ieee") ones.
+  const bool tf32 = precision == Precision::tf32;
+  auto rank = [tf32](const std::string& p) { return tf32 && p == "tf32" ? 0 : p == "ieee" ? 1 : 2; };
+  std::erase_if(*gemms, [&](const VendorGemm& g) { return rank(g.precision) > 1 || !g.sgemm; });
+  std::stable_sort(gemms->begin(), gemms->end(),
+                   [&](const VendorGemm& a, const VendorGemm& b) { return rank(a.precision) < rank(b.precision); });
   if (convs->empty()) throw Error("--gemm vendor: this build has no vendor convolution for " + device.name());
   // The linear layers on the convolution's library where it has a GEMM (oneDNN: the stronger CPU anchor).
   std::stable_partition(gemms->begin(), gemms->end(),
                         [&](const VendorGemm& g) { return g.name == convs->front().name; });
   net::Engine engine;
-  engine.name = convs->front().name;
-  engine.prepare_conv = [convs](Queue& q, const Conv2dDesc& desc, const float* input, const float* filter,
-                                const float* residual, float* output) -> net::PreparedConv {
+  engine.name = convs->front().name + (tf32 ? " (TF32)" : "");
+  engine.prepare_conv = [convs, rank](Queue& q, const Conv2dDesc& desc, const float* input, const float* filter,
+                                      const float* residual, float* output) -> net::PreparedConv {
     Conv2dDesc plain = conv2d_complete(desc);
     plain.bias = nullptr, plain.relu = false;
-    for (auto& call : convs->front().prepare_in_place(q, plain, input, filter, output)) {
-      if (call.precision != "ieee") continue;
+    auto calls = convs->front().prepare_in_place(q, plain, input, filter, output);
+    std::stable_sort(calls.begin(), calls.end(),
+                     [&](const auto& a, const auto& b) { return rank(a.precision) < rank(b.precision); });
+    for (auto& call : calls) {
+      if (rank(call.precision) > 1) continue;
       const std::int64_t rows = plain.batch * plain.out_h * plain.out_w;
       return {[&q, call, rows, channels = plain.out_c, output, bias = desc.bias, residual, relu = desc.relu] {
                 call.run();

@@ -1,4 +1,5 @@
-// portkern run MODEL --device D --batch N [--gemm deployed|portable|vendor] [--weights FILE] [--repeats R]
+// portkern run MODEL --device D --batch N [--gemm deployed|portable|vendor] [--precision accurate|ieee|tf32]
+// [--weights FILE] [--repeats R]
 // [--image FILE... [--resize N] | --input FILE] [--labels FILE] [--layers] [--json FILE]: a whole network's
 // inference (portkern/net.hpp). Prints the time per batch (the median of timed forward passes after warm-up),
 // the top-5 classes of each image with their softmax probabilities (and names, from the ImageNet class list
@@ -6,6 +7,8 @@
 //   deployed: the library as deployed (every GEMM family); portable: the GEMMs through the single-source
 //   family only; vendor: the same network on the vendor's primitives (oneDNN or cuDNN for the convolutions,
 //   oneDNN/OpenBLAS or cuBLAS for the linear layers), with our bias / residual / ReLU pass after each.
+//   --precision (portkern/precision.hpp) holds for every convolution and linear layer, the vendor's too (its
+//   TF32 calls at tf32).
 // --image decodes PNG and JPEG files and preprocesses them as torchvision's ImageNet weights do
 // (tools/image/imagenet_transform.hpp); the batch is the images given.
 #include <chrono>
@@ -86,6 +89,8 @@ void add_run(CLI::App& app) {
   run->add_option("--gemm", gemm, "deployed, portable (the single-source family only) or vendor")
       ->capture_default_str()
       ->check(CLI::IsMember(bench::net_backends));
+  static std::string precision = "accurate";
+  add_precision_option(*run, precision);
   run->add_option("--weights", weights_file, "A safetensors file with torchvision's names (default: random, seed 1)")
       ->check(CLI::ExistingFile);
   add_output_option(*run, "--save-weights", save_weights, "Write the weights used as safetensors");
@@ -151,7 +156,7 @@ void add_run(CLI::App& app) {
     const net::Weights weights =
         weights_file.empty() ? net::random_weights(model) : net::load_safetensors(weights_file);
     if (!save_weights.empty()) net::save_safetensors(save_weights, weights);
-    const net::Engine engine = bench::net_engine(q, gemm);
+    const net::Engine engine = bench::net_engine(q, gemm, *parse_precision(precision));
     const auto prepare_start = std::chrono::steady_clock::now();
     net::Network network(q, model, weights, batch, engine);
     const double prepare_ms =
@@ -168,7 +173,8 @@ void add_run(CLI::App& app) {
     if (!save_logits.empty()) net::save_safetensors(save_logits, {{"logits", {{batch, model.classes}, logits}}});
 
     std::cout << model.name << " on " << d.name() << ", batch " << batch << ", "
-              << (gemm == "vendor" ? engine.name : "portkern " + gemm) << ": " << std::fixed << std::setprecision(3)
+              << (gemm == "vendor" ? engine.name : "portkern " + gemm) << ", precision " << precision << ": "
+              << std::fixed << std::setprecision(3)
               << batch_ms << " ms per batch (median of " << repeats << ", " << *lo << "-" << *hi << "), "
               << batch_ms / double(batch) << " ms per image, " << std::setprecision(1)
               << network.gflop() / batch_ms * 1e3 << " GFLOP/s over " << network.gflop() << " GFLOP\n"
@@ -194,6 +200,7 @@ void add_run(CLI::App& app) {
                              {"batch", batch},
                              {"gemm", gemm},
                              {"engine", engine.name},
+                             {"precision", precision},
                              {"batch_ms", batch_ms},
                              {"batch_ms_all", ms},
                              {"gflop", network.gflop()},

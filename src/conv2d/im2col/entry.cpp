@@ -36,7 +36,7 @@ void run_im2col(Queue& q, std::string_view config, const ConvArgs& a) {
           launch(part_queue, Im2col{a, r0, r1, cols});
           // Column-major: output (out_c x pixels) = filter (out_c x width) * patches (width x pixels).
           gemm<float>(part_queue, Op::none, Op::none, a.out_c, p1 - p0, width, 1.f, a.filter, a.out_c, cols, width,
-                      0.f, a.output + p0 * a.out_c, a.out_c);
+                      0.f, a.output + p0 * a.out_c, a.out_c, {"", "", a.precision});
           bias_relu(part_queue, a, p0, p1);
         }
       });

@@ -1,5 +1,5 @@
 // The `implicit` algorithm's registry entry (registry.hpp): its space is named as the staged GEMM's
-// ("implicit/..."; 288 GPU configurations and 32 CPU ones), of which each back end runs its own list
+// ("implicit/..."; 432 GPU configurations and 32 CPU ones), of which each back end runs its own list
 // (instantiated.hpp).
 #include <cstdint>
 #include <limits>
@@ -67,6 +67,7 @@ const AlgorithmEntry implicit_entry{
     [](const Device& device) {
       return std::string(device.is_cpu() ? implicit_cpu_instantiated.front() : implicit_cuda_instantiated.front());
     },
-    why_not, run};
+    why_not, run,
+    [](std::string_view config) { return parse_implicit(config).arithmetic; }};
 
 }  // namespace portkern::conv2d_impl

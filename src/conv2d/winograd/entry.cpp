@@ -76,7 +76,7 @@ void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
       // column-major.
       gemm_strided_batched<float>(part_queue, Op::none, Op::none, channels, count, a.in_c, 1.f, u + c0, a.out_c,
                                   a.in_c * a.out_c, v, a.in_c, count * a.in_c, 0.f, m, channels, count * channels,
-                                  positions);
+                                  positions, {"", "", a.precision});
       launch(part_queue, WinogradOutput<M>{part, range, m, a.out_c});
     }
   };
@@ -140,7 +140,7 @@ WinogradFilter winograd_transform_filter(Queue& queue, std::int64_t in_c, std::i
 }
 
 void conv2d_winograd(Queue& queue, const Conv2dDesc& desc, const float* input, const WinogradFilter& filter,
-                     float* output) {
+                     float* output, Precision precision) {
   const char* fn = conv2d_fn;
   const Conv2dDesc d = conv2d_complete(desc);
   require(filter.tile() == 2 || filter.tile() == 4, fn, "filter.tile()", filter.tile(),
@@ -152,7 +152,7 @@ void conv2d_winograd(Queue& queue, const Conv2dDesc& desc, const float* input, c
   require(filter.device() == queue.device(), fn, "filter.device()", filter.device().name(),
           "the queue's device " + queue.device().name());
   check_pointers(queue, d, input, filter.data(), output);
-  const ConvArgs a = make_args(d, input, nullptr, output);
+  const ConvArgs a = make_args(d, input, nullptr, output, precision);
   if (filter.tile() == 2) run_winograd<2>(queue, a, filter.data());
   else run_winograd<4>(queue, a, filter.data());
 }
