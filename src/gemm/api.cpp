@@ -131,8 +131,9 @@ void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, 
                           std::int64_t batch, const GemmChoice& force) {
   const bool ta = trans_a == Op::trans, tb = trans_b == Op::trans;
   // fp64 is IEEE whatever the precision: its products take the default deployment, as cuBLAS's math modes
-  // leave DGEMM alone.
-  const Precision precision = std::is_same_v<T, float> ? force.precision : Precision::accurate;
+  // leave DGEMM alone, and every configuration, tensor-core ones included, computes it with fp64 FMA.
+  constexpr bool fp64 = std::is_same_v<T, double>;
+  const Precision precision = fp64 ? Precision::accurate : force.precision;
   const gemm_impl::GemmArgs<T> p{m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch,
                                  precision};
   check_arguments(queue, ta, tb, p);
@@ -146,7 +147,7 @@ void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, 
   if (!force.config.empty()) {   // a configuration names its family: "tiled/r4a1c4_wg16x16_global"
     choice.config = force.config;
     choice.family = force.family.empty() ? force.config.substr(0, force.config.find('/')) : force.family;
-    check_forced(queue.device(), problem, choice, precision);
+    check_forced(queue.device(), problem, choice, fp64 ? Precision::tf32 : precision);   // tf32: allows any
   } else {
     choice = gemm_impl::select_for(queue.device(), problem, force.family.empty() ? queue.gemm_family() : force.family,
                                    false, precision);

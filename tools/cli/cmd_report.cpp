@@ -70,6 +70,18 @@ void add_report(CLI::App& app) {
       if (bench::has_tf32(gemm_rows))
         summary.add({d.name(), "GEMM fp32 (library/vendor with TF32)", bench::fixed(bench::tf32_geomean_ratio(gemm_rows), 3),
                      "cuBLAS TF32 (lower precision)", std::to_string(gemm_rows.size())});
+      if (d.is_cuda())   // the precisions that compute otherwise than accurate where there are tensor cores
+        for (Precision p : {Precision::ieee, Precision::tf32}) {
+          std::cout << "\n-- GEMM fp32 at precision " << name(p) << " (docs/precision.md)\n";
+          gemm.precision = p;
+          const std::string key = "gemm_" + std::string(name(p));
+          entry[key] = bench::bench_gemm(d, gemm);
+          bench::print_gemm(entry[key]);
+          summary.add({d.name(), "GEMM precision " + std::string(name(p)) + " (library/vendor)",
+                       bench::fixed(bench::geomean_ratio(entry[key]["rows"]), 3),
+                       p == Precision::tf32 ? "cuBLAS TF32" : "cuBLAS fp32 (TF32 off)",
+                       std::to_string(entry[key]["rows"].size())});
+        }
 
       for (const std::string net : {"vgg16", "resnet50"}) {
         std::cout << "\n-- conv2d fp32, " << net << " batch 1: the deployment's pick vs "

@@ -20,7 +20,12 @@ import network_view  # noqa: E402
 
 PARTS = {  # report key -> (title, label of one row, what the ratio compares)
     "transpose": ("Kernel model overhead: tiled transpose", lambda r: f"{r['rows']}x{r['cols']}", "portable / hand-written"),
-    "gemm": ("GEMM fp32", lambda r: f"{r['m']}x{r['n']}x{r['k']} b{r['batch']}", "portkern / best vendor"),
+    "gemm": ("GEMM fp32, precision accurate", lambda r: f"{r['m']}x{r['n']}x{r['k']} b{r['batch']}",
+             "portkern / best vendor (fp32)"),
+    "gemm_ieee": ("GEMM fp32, precision ieee", lambda r: f"{r['m']}x{r['n']}x{r['k']} b{r['batch']}",
+                  "portkern / best vendor (fp32)"),
+    "gemm_tf32": ("GEMM fp32, precision tf32", lambda r: f"{r['m']}x{r['n']}x{r['k']} b{r['batch']}",
+                  "portkern / vendor TF32"),
     "conv2d_vgg16": ("conv2d VGG-16, batch 1", lambda r: r["layer"], "portkern / vendor"),
     "conv2d_resnet50": ("conv2d ResNet-50, batch 1", lambda r: r["layer"], "portkern / vendor"),
 }
@@ -72,6 +77,28 @@ def ops_table(rows):
     return "<h3>DNN operators (seed 004)</h3><table border=1 cellpadding=3>" + head + "".join(lines) + "</table>"
 
 
+def precision_table(entry):
+    """The precision view: per precision measured, the geomean ratio to the vendor at that precision and the
+    largest errors against float64 of portkern and of that vendor (docs/precision.md)."""
+    lines = []
+    for key in ("gemm", "gemm_ieee", "gemm_tf32"):
+        rows = rows_of(entry, key)
+        if not rows:
+            continue
+        precision = rows[0].get("precision", "accurate")
+        ours = max((r.get("max_rel_error") or 0.0) for r in rows)
+        theirs = max((r["refs"][r["ref_library"]].get("max_rel_error") or 0.0) for r in rows
+                     if r.get("ref_library") in r.get("refs", {})) if any(r.get("ref_library") for r in rows) else float("nan")
+        lines.append(f"<tr><td>{html.escape(precision)}</td><td>{geomean([r.get('ratio') for r in rows]):.3f}</td>"
+                     f"<td>{html.escape(str(rows[0].get('ref_precision', '')))}</td><td>{ours:.1e}</td>"
+                     f"<td>{theirs:.1e}</td><td>{len(rows)}</td></tr>")
+    if len(lines) < 2:
+        return ""
+    return ("<h3>GEMM by precision</h3><table border=1 cellpadding=4><tr><th>precision</th><th>geomean ratio</th>"
+            "<th>vendor at</th><th>portkern max rel error</th><th>vendor max rel error</th><th>rows</th></tr>"
+            + "".join(lines) + "</table>")
+
+
 def main():
     parser = argparse.ArgumentParser(description="Render portkern report's JSON as HTML")
     parser.add_argument("report", help="portkern report --json FILE")
@@ -101,6 +128,7 @@ def main():
             charts.append(f"<h3>{html.escape(title)}</h3><img src='{png}' alt='{html.escape(title)}'>")
         body.append("<table border=1 cellpadding=4><tr><th>part</th><th>geomean ratio</th><th>rows</th></tr>"
                     + "".join(summary) + "</table>")
+        body.append(precision_table(entry))
         body.extend(charts)
         if entry.get("ops"):
             body.append(ops_table(entry["ops"]))
