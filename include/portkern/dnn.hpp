@@ -110,7 +110,8 @@ Conv2dDeployment conv2d_deployment(const Device& device, Precision precision = P
 std::string conv2d_default_config(const Device& device, const std::string& algorithm);
 
 // Every configuration of every algorithm: the whole space (instantiated_only = false), or the ones this
-// build instantiates for the device's back end.
+// build instantiates for the device's back end; each at the default precision, or at tf32 where its arithmetic
+// needs it (implicit configurations with TF32 fragments).
 std::vector<Conv2dChoice> conv2d_space(const Device& device, bool instantiated_only = true);
 
 // Winograd weights transformed once and reused by every call with the same filter (a weight tensor of a

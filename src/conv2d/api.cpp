@@ -62,8 +62,10 @@ Conv2dSelection conv2d_select(const Device& device, const Conv2dDesc& desc, Prec
 std::vector<Conv2dChoice> conv2d_space(const Device& device, bool instantiated_only) {
   std::vector<Conv2dChoice> space;
   for (const AlgorithmEntry* entry : conv2d_algorithm_entries())
-    for (const std::string& config : instantiated_only ? entry->instantiated(device.backend()) : entry->space())
-      space.push_back({std::string(entry->name), config});
+    for (const std::string& config : instantiated_only ? entry->instantiated(device.backend()) : entry->space()) {
+      const bool tf32_only = entry->arithmetic && !allows(Precision::accurate, entry->arithmetic(config));
+      space.push_back({std::string(entry->name), config, tf32_only ? Precision::tf32 : Precision::accurate});
+    }
   return space;
 }
 

@@ -41,13 +41,16 @@ std::vector<Conv2dChoice> measured(const Device& device, const std::vector<std::
   return chosen;
 }
 
-// Those of measured() that apply to a descriptor, and that `only` names (by algorithm or configuration).
-std::vector<Conv2dChoice> candidates(const Device& device, const Conv2dDesc& d, const std::vector<std::string>& only) {
+// Those of measured() that apply to a descriptor at `precision`, and that `only` names (by algorithm or
+// configuration), each at the precision.
+std::vector<Conv2dChoice> candidates(const Device& device, const Conv2dDesc& d, const std::vector<std::string>& only,
+                                     Precision precision) {
   std::vector<Conv2dChoice> chosen;
-  for (const auto& c : measured(device, only)) {
+  for (auto c : measured(device, only)) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.algorithm) == only.end() &&
         std::find(only.begin(), only.end(), c.config) == only.end())
       continue;
+    c.precision = precision;
     if (conv2d_supports(device, d, c)) chosen.push_back(c);
   }
   return chosen;
@@ -72,18 +75,19 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
   // Each applicable algorithm once (the table's columns), then the library's pick against the vendors in
   // interleaved rounds (the row's figure and ratio).
   nlohmann::json algorithms = nlohmann::json::object();
-  for (const auto& c : candidates(q.device(), d, options.algorithms)) {
+  for (auto c : candidates(q.device(), d, options.algorithms, options.precision)) {
     const auto call = data.call(c);
     const double error = error_of(call, nullptr);
     const double ms = measure(q, call, contest_options.sample_ms, contest_options.samples).median_ms;
     algorithms[c.config] = {{"algorithm", c.algorithm}, {"config", c.config}, {"gflops", gflops_of(ms)}, {"max_rel_error", error}};
   }
   row["algorithms"] = algorithms;
-  const Conv2dSelection pick = conv2d_select(q.device(), d);
+  const Conv2dSelection pick = conv2d_select(q.device(), d, options.precision);
+  row["precision"] = name(options.precision);
   row["algorithm"] = pick.algorithm;
   row["config"] = pick.config;
   row["rule"] = pick.reason;
-  const auto pick_call = data.call({pick.algorithm, pick.config});
+  const auto pick_call = data.call({pick.algorithm, pick.config, options.precision});
   row["max_rel_error"] = error_of(pick_call, nullptr);
 
   std::vector<Contender> contenders = {{pick_call, nullptr}};
@@ -109,7 +113,7 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
     figures[i].gflops = gflops_of(result.median_ms[i + 1]);
     figures[i].spread = result.spread[i + 1];
   }
-  add_vendor_figures(row, figures);
+  add_vendor_figures(row, figures, options.precision == Precision::tf32 ? "tf32" : "ieee");
   return row;
 }
 
@@ -173,7 +177,9 @@ void print_conv2d(const nlohmann::json& result) {
     table.add(cells);
   }
   table.print(std::cout);
-  std::cout << "geomean ratio (library's pick / vendor at the same precision, fp32): " << fixed(geomean_ratio(rows), 3)
+  const std::string precision = rows.empty() ? "accurate" : rows[0].value("precision", "accurate");
+  std::cout << "precision " << precision << "; geomean ratio (library's pick / vendor at "
+            << (precision == "tf32" ? "TF32 (fp32 where it has none)" : "fp32") << "): " << fixed(geomean_ratio(rows), 3)
             << " over " << rows.size()
             << " layers (winograd timed with weights transformed once, as the vendor's weights are reordered once)\n";
   if (has_tf32(rows)) std::cout << "geomean ratio to the vendor with TF32 allowed: " << fixed(tf32_geomean_ratio(rows), 3) << '\n';

@@ -22,6 +22,7 @@ struct Conv2dBenchOptions {
   std::vector<std::string> algorithms;   // empty: every applicable one
   int threads = 0;
   bool quick = true;
+  Precision precision = Precision::accurate;   // ours, and the vendor's the ratio compares with (tf32: its TF32)
 };
 
 // {"device": ..., "net": ..., "rows": [{"op": "conv2d", "layer", "batch", "window", "stride", "in_h", "in_w",

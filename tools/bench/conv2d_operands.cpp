@@ -47,7 +47,9 @@ std::function<void()> ConvOperands::call(const Conv2dChoice& choice) {
     const int tile = choice.config == "winograd/f2" ? 2 : 4;
     auto w = std::make_shared<WinogradFilter>(winograd_transform_filter(q_, d_.in_c, d_.out_c, filter_.data(), tile));
     transformed_.push_back(w);
-    return [this, w] { conv2d_winograd(q_, d_, input_.data(), *w, output_.data()); };
+    return [this, w, precision = choice.precision] {
+      conv2d_winograd(q_, d_, input_.data(), *w, output_.data(), precision);
+    };
   }
   return [this, choice] { conv2d(q_, d_, input_.data(), filter_.data(), output_.data(), choice); };
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "portkern/precision.hpp"
 #include "portkern/runtime/device.hpp"
 
 namespace portkern::bench {
@@ -24,6 +25,7 @@ struct ConvTuneOptions {
   int pause_ms = -1;         // between configurations; -1: 5 on the CPU, 0 on a GPU
   int threads = 0;
   double max_mflop = 0;      // skip shapes of more MFLOP than this (0: none)
+  Precision precision = Precision::accurate;   // every configuration measured at it (a dataset per precision)
 };
 
 void tune_conv2d(const Device& device, const ConvTuneOptions& options);

@@ -22,6 +22,8 @@ void add_bench_conv2d(CLI::App& bench) {
   for (const std::string& a : conv2d_algorithms()) listed += (listed.empty() ? "" : ", ") + a;
   conv->add_option("--algo", algorithms, "Only these algorithms (" + listed + ") or configurations");
   add_threads_option(*conv, threads);
+  static std::string precision = "accurate";
+  add_precision_option(*conv, precision);
   conv->add_flag("--full", full, "Longer samples");
   add_output_option(*conv, "--json", json, "Also write the rows as JSON to this file");
   conv->callback([] {
@@ -38,6 +40,7 @@ void add_bench_conv2d(CLI::App& bench) {
     options.algorithms = algorithms;
     options.threads = threads;
     options.quick = !full;
+    options.precision = *parse_precision(precision);
     const auto result = bench::bench_conv2d(d, options);
     bench::print_conv2d(result);
     if (!json.empty()) write_json(json, result);

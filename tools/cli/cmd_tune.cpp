@@ -82,10 +82,14 @@ void add_tune_conv2d(CLI::App& tune) {
   add_threads_option(*conv, options.threads);
   conv->add_option("--max-mflop", options.max_mflop, "Skip shapes of more MFLOP than this (to fit a time budget)")
       ->check(positive_finite);
+  static std::string conv_precision = "accurate";
+  add_precision_option(*conv, conv_precision)->description(
+      "Measure every configuration at this precision (accurate, ieee or tf32): a dataset per precision");
   conv->add_flag("--deploy", run_deploy, "Then analyse the dataset and write deploy/<device-class>/conv2d.hpp");
   conv->add_flag("--analyse-only", analyse_only, "Skip the measurements: analyse and deploy the dataset as it is");
   conv->callback([] {
     const Device d = Device::parse(device);
+    options.precision = *parse_precision(conv_precision);
     const std::string csv = options.out.empty() ? bench::default_conv2d_tuning_csv(d) : options.out;
     if (!analyse_only) bench::tune_conv2d(d, options);
     if (run_deploy || analyse_only) deploy(d, "conv2d", csv, "all");

@@ -1,8 +1,8 @@
 // The `implicit` configurations this build instantiates per back end, and the call of one by name (each back
 // end's kernels file instantiates its own list). Hand-picked from the staged GEMM's space, not tuned: on the
 // CPU blocks of the micro-kernels' cache blocking, from 64 x 96 (few blocks: threads kept busy) to 512 x 96;
-// on CUDA 3xTF32 blocks of 128 x 128, 64 x 128 and 64 x 64 (layers of 64 channels, few pixels) and one IEEE
-// SIMT block.
+// on CUDA 3xTF32 blocks of 128 x 128, 64 x 128 and 64 x 64 (layers of 64 channels, few pixels), the same three
+// with TF32 fragments (the tf32 precision's), and one IEEE SIMT block.
 #pragma once
 
 #include <array>
@@ -18,9 +18,11 @@ inline constexpr std::array<std::string_view, 6> implicit_cpu_instantiated = {
     "implicit/r4a1c3_wg16x16_staged_k256_s2",  "implicit/r8a1c3_wg16x16_staged_k256_s2",
     "implicit/r16a1c3_wg16x16_staged_k512_s2", "implicit/r4a1c6_wg16x16_staged_k256_s2",
     "implicit/r16a1c12_wg16x16_staged_k256_s2", "implicit/r32a1c6_wg16x16_staged_k512_s2"};
-inline constexpr std::array<std::string_view, 4> implicit_cuda_instantiated = {
-    "implicit/r8a1c8_wg16x16_staged_k32_s3_x3", "implicit/r8a1c8_wg8x16_staged_k32_s3_x3",
-    "implicit/r4a1c4_wg16x16_staged_k32_s3_x3", "implicit/r8a1c8_wg16x16_staged_k16_s3"};
+inline constexpr std::array<std::string_view, 7> implicit_cuda_instantiated = {
+    "implicit/r8a1c8_wg16x16_staged_k32_s3_x3",   "implicit/r8a1c8_wg8x16_staged_k32_s3_x3",
+    "implicit/r4a1c4_wg16x16_staged_k32_s3_x3",   "implicit/r8a1c8_wg16x16_staged_k16_s3",
+    "implicit/r8a1c8_wg16x16_staged_k32_s3_tf32", "implicit/r8a1c8_wg8x16_staged_k32_s3_tf32",
+    "implicit/r4a1c4_wg16x16_staged_k32_s3_tf32"};
 
 // Calls launch(Conv2dImplicit<P>{args}) for the configuration of `names` called `config`; false if none is.
 template <const auto& names, class Launch>
