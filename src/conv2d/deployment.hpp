@@ -13,15 +13,19 @@
 #include "deploy/cuda-generic/conv2d.hpp"
 #include "deploy/cuda-sm90/conv2d.hpp"
 #include "deploy/cuda-sm90/conv2d_ieee.hpp"
+#include "deploy/cuda-sm90/conv2d_tf32.hpp"
 
 namespace portkern::conv2d_impl {
 
 // Every device class's conv2d deployment (tests check that each class of the device-class table has one), and
 // those of a class for a precision its default one does not serve well: cuda-sm90's default one picks a 3xTF32
 // implicit configuration, which the ieee precision does not allow (without conv2d_ieee its fallback, im2col,
-// would run such layers). At tf32 a class's default deployment serves, its GEMMs at tf32.
+// would run such layers); its conv2d_tf32, measured at tf32 (implicit TF32 fragments, the GEMMs inside im2col
+// and gemm_1x1 at tf32; Winograd's stay accurate), picks TF32 where it wins. Elsewhere at tf32 a class's default
+// deployment serves, its GEMMs at tf32.
 using Conv2dDeployments =
     detail::DeploymentList<deploy::cpu_avx512::conv2d, deploy::cpu_avx2::conv2d, deploy::cpu_generic::conv2d,
-                           deploy::cuda_sm90::conv2d, deploy::cuda_sm90::conv2d_ieee, deploy::cuda_generic::conv2d>;
+                           deploy::cuda_sm90::conv2d, deploy::cuda_sm90::conv2d_ieee, deploy::cuda_sm90::conv2d_tf32,
+                           deploy::cuda_generic::conv2d>;
 
 }  // namespace portkern::conv2d_impl
