@@ -10,7 +10,7 @@
 # operators of the `ops` part (default: every one in src/ops).
 # TESTS=all|gpu|none picks the CTest runs, GEMM_SETS (default "square seed nets tiled") the GEMM benchmark's sets
 # (or shape CSV files), GEMM_PRECISIONS (default "accurate") the precisions they run at (portkern/precision.hpp;
-# files of a precision other than accurate end in -<precision>); CONV_NETS (default "vgg16 resnet50") and CONV_BATCHES (default "1 4") the conv2d runs.
+# files of a precision other than accurate end in -<precision>), CONV_PRECISIONS likewise for conv2d; CONV_NETS (default "vgg16 resnet50") and CONV_BATCHES (default "1 4") the conv2d runs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dest=${OUT:-gpu-check-out}   # everything ends up in $dest/gpu-check.tgz (the GPU tool returns at most 8 files)
@@ -82,11 +82,16 @@ for set in square nets-quick; do
 done
 fi
 if want conv2d; then
+for precision in ${CONV_PRECISIONS:-accurate}; do
+tag=""
+[ "$precision" = accurate ] || tag="-$precision"
 for net in ${CONV_NETS:-vgg16 resnet50}; do
   for batch in ${CONV_BATCHES:-1 4}; do
-    ./build/portkern bench conv2d --device cuda:0 --net $net --batch $batch --json "$out/conv2d-cuda-$net-b$batch.json" > "$out/conv2d-cuda-$net-b$batch.txt" 2>&1
-    tail -2 "$out/conv2d-cuda-$net-b$batch.txt"
+    name="conv2d-cuda-$net-b$batch$tag"
+    ./build/portkern bench conv2d --device cuda:0 --net $net --batch $batch --precision $precision --json "$out/$name.json" > "$out/$name.txt" 2>&1
+    tail -3 "$out/$name.txt" | head -2
   done
+done
 done
 fi
 if want net; then   # whole networks (portkern run) against PyTorch on the same weights and input
