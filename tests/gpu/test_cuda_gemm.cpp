@@ -94,6 +94,11 @@ TEST(GemmCudaApi, EveryPrecisionChoosesWhatItAllows) {
       const GemmSelection s = select_gemm(gpu, {size, size, size}, "", p);
       EXPECT_TRUE(allows(p, gemm_arithmetic(s.config, p))) << s.config << " at " << name(p);
     }
+    // Matrix-vector products are memory-bound: the default deployment's pick wherever the precision allows it.
+    for (const deploy::Problem v : {deploy::Problem{4096, 1, 25088, 1, true, false}, {1, 1000, 2048}}) {
+      const GemmSelection s = select_gemm(gpu, v, "", p), d = select_gemm(gpu, v);
+      if (allows(p, gemm_arithmetic(d.config, p))) EXPECT_EQ(s.config, d.config) << name(p);
+    }
   }
 }
 
