@@ -76,7 +76,8 @@ inline std::vector<ConvCase> conv_cases() {
       {conv_desc(1, 11, 26, 32, 17, 5, 5, 1, 1, {2, 2, 2, 2}, 1, 1, true), false, "5x5 same, 26 wide, 32 channels"},
       {conv_desc(1, 8, 27, 80, 24, 1, 1, 2, 2, {0, 0, 0, 0}), true, "1x1 stride 2, 80 channels"},
   };
-  // Grouped and depthwise convolutions (ResNeXt, MobileNet, EfficientNet): only `direct` takes them.
+  // Grouped and depthwise convolutions (ResNeXt, MobileNet, EfficientNet): `direct`, `grouped` and (groups = in_c
+  // = out_c) `depthwise` take them; a block of 64 channels that spans several groups, groups of one output channel.
   auto grouped = [](Conv2dDesc d, std::int64_t groups) { d.groups = groups; return d; };
   cases.push_back({grouped(conv_desc(1, 9, 7, 12, 18, 3, 3, 1, 1, {1, 1, 1, 1}), 3), true, "3x3 same, 3 groups, bias"});
   cases.push_back({grouped(conv_desc(2, 11, 13, 8, 8, 3, 3, 2, 2, {1, 1, 1, 1}, 1, 1, true), 2), false,
@@ -95,6 +96,8 @@ inline std::vector<ConvCase> conv_cases() {
                    "3x3 dilation 2, 3 groups"});
   cases.push_back({grouped(conv_desc(1, 5, 6, 64, 32, 1, 1, 1, 1, {0, 0, 0, 0}), 32), false,
                    "1x1, 32 groups of 2 -> 1"});
+  cases.push_back({grouped(conv_desc(2, 7, 6, 130, 130, 3, 3, 2, 1, {1, 1, 1, 1}, 1, 1, true), 5), true,
+                   "3x3 stride 2x1, 5 groups of 26, bias relu"});
   Conv2dDesc same = conv_desc(1, 9, 10, 4, 4, 3, 3, 2, 2, {0, 0, 0, 0});
   cases.push_back({with_padding(same, Padding::same), true, "3x3 stride 2 SAME"});
   Conv2dDesc valid = conv_desc(2, 8, 11, 5, 3, 5, 5, 1, 1, {4, 4, 4, 4});

@@ -74,14 +74,14 @@ TEST(Conv2dCpuApi, SelectionAlwaysApplies) {
   const Conv2dSelection dilated = conv2d_select(cpu, conv_desc(1, 56, 56, 64, 64, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2));
   EXPECT_EQ(dilated.algorithm, "direct");
   // Depthwise convolutions (MobileNet, stride 1 and 2) take the depthwise path, other grouped ones (ResNeXt; a
-  // depthwise one with a channel multiplier) the direct path.
+  // depthwise one with a channel multiplier) the grouped path.
   for (auto [c, k, groups, stride] : {std::array<std::int64_t, 4>{128, 128, 32, 1}, {96, 96, 96, 1}, {144, 144, 144, 2},
                                       {32, 64, 32, 1}}) {
     Conv2dDesc d = conv_desc(1, 28, 28, c, k, 3, 3, stride, stride, {1, 1, 1, 1});
     d.groups = groups;
     const Conv2dSelection pick = conv2d_select(cpu, d);
-    EXPECT_EQ(pick.config, groups == c && c == k ? "depthwise/default" : "direct/default") << pick.reason;
-    EXPECT_NE(pick.reason.find("groups = " + std::to_string(groups) + " takes the depthwise or direct path only"),
+    EXPECT_EQ(pick.config, groups == c && c == k ? "depthwise/default" : "grouped/default") << pick.reason;
+    EXPECT_NE(pick.reason.find("groups = " + std::to_string(groups) + " takes the depthwise, grouped or direct path only"),
               std::string::npos)
         << pick.reason;
   }
@@ -129,8 +129,8 @@ TEST(Conv2dCpuApi, BadDescriptorsAreErrors) {
   grouped.groups = 3;
   EXPECT_PORTKERN_ERROR(call(grouped), "argument desc.out_c = 4 must be a multiple of desc.groups = 3");
   grouped.groups = 2;
-  EXPECT_PORTKERN_ERROR(call(grouped, {"im2col", ""}), "groups = 2 takes the depthwise or direct path only");
-  EXPECT_PORTKERN_ERROR(call(grouped, {"implicit", ""}), "groups = 2 takes the depthwise or direct path only");
+  EXPECT_PORTKERN_ERROR(call(grouped, {"im2col", ""}), "groups = 2 takes the depthwise, grouped or direct path only");
+  EXPECT_PORTKERN_ERROR(call(grouped, {"implicit", ""}), "groups = 2 takes the depthwise, grouped or direct path only");
   EXPECT_PORTKERN_ERROR(call(grouped, {"depthwise", ""}),
                         "depthwise needs groups = in_c = out_c (got groups 2, in_c 6, out_c 4)");
   // Choices that do not fit the descriptor.

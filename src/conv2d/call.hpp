@@ -102,7 +102,7 @@ void for_each_core_part(Queue& q, std::int64_t n, std::int64_t parts, const char
 // Why an algorithm that needs dilation 1 and one group cannot take `d`; empty when it can.
 inline std::string dense_undilated(const Conv2dDesc& d) {
   if (d.dilation_h != 1 || d.dilation_w != 1) return "dilation > 1 takes the direct path only";
-  if (d.groups != 1) return "groups = " + std::to_string(d.groups) + " takes the depthwise or direct path only";
+  if (d.groups != 1) return "groups = " + std::to_string(d.groups) + " takes the depthwise, grouped or direct path only";
   return "";
 }
 

@@ -15,7 +15,8 @@ namespace portkern::conv2d_impl {
   X(gemm_1x1)                         \
   X(winograd)                         \
   X(implicit)                         \
-  X(depthwise)
+  X(depthwise)                        \
+  X(grouped)
 
 #define PORTKERN_DECLARE(algorithm) extern const AlgorithmEntry algorithm##_entry;
 PORTKERN_CONV2D_ALGORITHMS(PORTKERN_DECLARE)

@@ -11,8 +11,13 @@
 // channels below out_c. Any window, stride, padding and dilation; bias, residual and ReLU in the store.
 // Parameters: Items (channels per group), WholeRows (a group walks a whole output row, the CPU's mapping; else
 // one pixel, CUDA's: with a row per group the H100 had too few groups, 31-124 GFLOP/s on MobileNetV2 /
-// EfficientNet layers where a pixel per group ran 86-489). It wins wherever it applies: the dense algorithms do
-// not take groups, and `direct` walks one pixel per group with a division per item to find its channels.
+// EfficientNet layers where a pixel per group ran 86-489), Grouped (the `grouped` algorithm: any groups, each
+// output channel the sum over its group's in_c / groups input channels, a phase per tap and input channel in
+// which item k reads its group's channel: a gathered load on the CPU, a value its group's threads share on
+// CUDA; the first channel of each item's group is worked out once per group of items; where every item of a
+// group of items is in the same channel group, one value read for all of them). It wins wherever it
+// applies: the dense algorithms do not take groups, and `direct` sums each item's taps inside one phase, which
+// GCC leaves scalar (4-6.5 GFLOP/s on ResNeXt's grouped layers on 2 Xeon cores).
 #pragma once
 
 #include <algorithm>
@@ -22,7 +27,7 @@
 
 namespace portkern::conv2d_impl {
 
-template <int Items = 64, bool WholeRows = true>
+template <int Items = 64, bool WholeRows = true, bool Grouped = false>
 struct Conv2dDepthwise {
   using group_shape = kernel::Shape<Items>;
   ConvArgs a;
@@ -51,10 +56,20 @@ struct Conv2dDepthwise {
     const std::int64_t row = WholeRows ? g.x() : g.x() / a.out_w, oy = row % a.out_h, n = row / a.out_h;
     const std::int64_t c0 = g.y() * Items;
     const std::int64_t channels = a.out_c - c0;   // the items with a channel (all but in the last block)
+    // Grouped: each output channel's group has group_in input channels, the first of item k's at first(k).
+    const std::int64_t group_in = Grouped ? a.in_c / a.groups : 1, group_out = a.out_c / a.groups;
+    // Where a group's output channels are a multiple of Items, the items of a group of items share one (uniform).
+    const bool uniform = group_out % Items == 0;
+    const std::int64_t first0 = c0 / group_out * group_in;
+    kernel::private_array<int, 1, Group> first;
+    if constexpr (Grouped)
+      if (!uniform)
+        g.for_each_item_below(channels,
+                              [&](kernel::Item item) { first(item, 0) = int((c0 + item.x) / group_out * group_in); });
     std::int64_t r0, r1;
     inside(oy, a.stride_h, a.pad_top, a.dilation_h, a.window_h, a.in_h, r0, r1);
     // Offsets (not pointers: tap (0, 0) may lie outside the image) of the row's first input and output.
-    const std::int64_t image = (n * a.in_h + oy * a.stride_h - a.pad_top) * a.in_w * a.in_c + c0;
+    const std::int64_t image = (n * a.in_h + oy * a.stride_h - a.pad_top) * a.in_w * a.in_c + (Grouped ? 0 : c0);
     const std::int64_t out_row = (n * a.out_h + oy) * a.out_w * a.out_c + c0;
     const float* filter = a.filter + c0;
     kernel::private_array<float, 1, Group> acc;   // each item's sum over the taps of the current pixel
@@ -65,10 +80,23 @@ struct Conv2dDepthwise {
       const std::int64_t out = out_row + ox * a.out_c;
       g.for_each_item_below(channels, [&](kernel::Item item) { acc(item, 0) = 0.f; });
       for (std::int64_t r = r0; r < r1; ++r)
-        for (std::int64_t s = s0; s < s1; ++s) {   // a phase per tap: the item loop is the innermost
+        for (std::int64_t s = s0; s < s1; ++s) {   // a phase per tap (and input channel): the item loop innermost
           const float* in = a.input + pixel + (r * a.dilation_h * a.in_w + s * a.dilation_w) * a.in_c;
-          const float* f = filter + (r * a.window_w + s) * a.out_c;
-          g.for_each_item_below(channels, [&](kernel::Item item) { acc(item, 0) += in[item.x] * f[item.x]; });
+          const float* f = filter + (r * a.window_w + s) * group_in * a.out_c;
+          if constexpr (Grouped) {
+            if (uniform) {   // the items' channels all lie in one group: its input value is the same for every item
+              for (std::int64_t c = 0; c < group_in; ++c, f += a.out_c) {
+                const float v = in[first0 + c];
+                g.for_each_item_below(channels, [&](kernel::Item item) { acc(item, 0) += v * f[item.x]; });
+              }
+            } else {
+              for (std::int64_t c = 0; c < group_in; ++c, f += a.out_c)
+                g.for_each_item_below(channels,
+                                      [&](kernel::Item item) { acc(item, 0) += in[first(item, 0) + c] * f[item.x]; });
+            }
+          } else {
+            g.for_each_item_below(channels, [&](kernel::Item item) { acc(item, 0) += in[item.x] * f[item.x]; });
+          }
         }
       g.for_each_item_below(channels, [&](kernel::Item item) {
         a.output[out + item.x] = finish(acc(item, 0), a, out + item.x, c0 + item.x);

@@ -1,0 +1,36 @@
+// The `grouped` algorithm's registry entry (registry.hpp): one kernel (depthwise.hpp's phases, in their
+// grouped mode), grouped descriptors (1 < groups, not depthwise) with any window, stride, padding and dilation.
+#include "conv2d/call.hpp"
+#include "conv2d/depthwise/depthwise.hpp"
+#include "conv2d/registry.hpp"
+
+namespace portkern::conv2d_impl {
+namespace {
+std::string why_not_grouped(const Conv2dDesc& d) {
+  if (d.groups == 1) return "grouped needs groups > 1 (a dense convolution has better algorithms)";
+  if (d.groups == d.in_c && d.out_c == d.in_c) return "grouped leaves depthwise descriptors to depthwise";
+  return "";
+}
+}  // namespace
+
+extern const AlgorithmEntry grouped_entry;
+const AlgorithmEntry grouped_entry{
+    "grouped",
+    PORTKERN_CONV2D_NAMES("grouped/default"),
+    PORTKERN_CONV2D_BUILT("grouped/default"),
+    [](const Device&) { return std::string("grouped/default"); },
+    why_not_grouped,
+    // The group-to-data mapping is the back end's. On the CPU the items of a group are its SIMD lanes: as many
+    // as divide a channel group's outputs (16 to 64), so that they share its input values (a broadcast instead
+    // of a gather per tap and channel: ResNeXt-50's 16- and 32-channel groups ran 26-28 GFLOP/s on 2 Xeon
+    // cores gathering); CUDA's threads of one channel group read the same address anyway.
+    [](Queue& queue, std::string_view, const ConvArgs& a) {
+      const std::int64_t group_out = a.out_c / a.groups;
+      if (queue.device().is_cuda()) launch(queue, Conv2dDepthwise<64, false, true>{a});
+      else if (group_out % 64 == 0) launch(queue, Conv2dDepthwise<64, true, true>{a});
+      else if (group_out % 32 == 0) launch(queue, Conv2dDepthwise<32, true, true>{a});
+      else if (group_out % 16 == 0) launch(queue, Conv2dDepthwise<16, true, true>{a});
+      else launch(queue, Conv2dDepthwise<64, true, true>{a});
+    }};
+
+}  // namespace portkern::conv2d_impl

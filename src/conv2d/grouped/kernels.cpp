@@ -1,0 +1,8 @@
+// The `grouped` algorithm's kernel for the CPU back end.
+#include "conv2d/depthwise/depthwise.hpp"
+#include "conv2d/launchable.hpp"
+
+PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<64, true, true>)
+PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<32, true, true>)
+PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<16, true, true>)
+PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<64, false, true>)
