@@ -35,6 +35,8 @@ void add_select_gemm(CLI::App& select) {
   add_device_option(*gemm, device, "cpu or cuda:N (its device class is chosen at run time)");
   gemm->add_option("--shapes", shapes, "A CSV naming m,k,n,batch, or a set name")->capture_default_str();
   gemm->add_option("--family", family, "The pick within this family");
+  static std::string gemm_precision = "accurate";
+  add_precision_option(*gemm, gemm_precision);
   add_output_option(*gemm, "--json", json, "Also write the rows as JSON to this file");
   gemm->callback([] {
     const Device d = Device::parse(device);
@@ -43,7 +45,7 @@ void add_select_gemm(CLI::App& select) {
     nlohmann::json rows = nlohmann::json::array();
     bench::Table table({"m", "n", "k", "batch", "op", "family", "config", "path"});
     for (const auto& s : list) {
-      const GemmSelection pick = select_gemm(d, s, family);
+      const GemmSelection pick = select_gemm(d, s, family, *parse_precision(gemm_precision));
       rows.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}, {"batch", s.batch}, {"trans_a", s.trans_a},
                       {"trans_b", s.trans_b}, {"family", pick.family}, {"config", pick.config}, {"path", pick.path}});
       table.add({std::to_string(s.m), std::to_string(s.n), std::to_string(s.k), std::to_string(s.batch),
@@ -51,7 +53,8 @@ void add_select_gemm(CLI::App& select) {
     }
     print_device_class(d);
     table.print(std::cout);
-    if (!json.empty()) write_json(json, {{"device_class", gemm_device_class(d)}, {"rows", rows}});
+    if (!json.empty())
+      write_json(json, {{"device_class", gemm_device_class(d)}, {"precision", gemm_precision}, {"rows", rows}});
   });
 }
 
@@ -63,6 +66,8 @@ void add_select_conv2d(CLI::App& select) {
   add_device_option(*conv, device, "cpu or cuda:N (its device class is chosen at run time)");
   conv->add_option("--nets", nets, "vgg16, resnet50 (data/shapes/conv_<net>.csv) or shape CSVs")->capture_default_str();
   conv->add_option("--batches", batches, "Images per call")->capture_default_str()->check(positive_integer);
+  static std::string conv_precision = "accurate";
+  add_precision_option(*conv, conv_precision);
   add_output_option(*conv, "--json", json, "Also write the rows as JSON to this file");
   conv->callback([] {
     const Device d = Device::parse(device);
@@ -72,9 +77,11 @@ void add_select_conv2d(CLI::App& select) {
       for (const auto batch : batches)
         for (const auto& layer : bench::read_conv_layers(bench::conv_shapes_path(net))) {
           const Conv2dDesc desc = conv2d_complete(bench::layer_desc(layer, batch));
-          const Conv2dSelection pick = conv2d_select(d, desc);
+          const Precision precision = *parse_precision(conv_precision);
+          const Conv2dSelection pick = conv2d_select(d, desc, precision);
           nlohmann::json applies = nlohmann::json::object();   // each algorithm's rule (the tuning features check it)
-          for (const std::string& algorithm : conv2d_algorithms()) applies[algorithm] = conv2d_supports(d, desc, {algorithm, ""});
+          for (const std::string& algorithm : conv2d_algorithms())
+            applies[algorithm] = conv2d_supports(d, desc, {algorithm, "", precision});
           rows.push_back({{"net", net}, {"layer", layer.name}, {"batch", batch}, {"window", layer.window},
                           {"stride", layer.stride}, {"in_h", layer.in_h}, {"in_w", layer.in_w}, {"in_c", layer.in_c},
                           {"out_h", desc.out_h}, {"out_w", desc.out_w}, {"out_k", layer.out_k},
