@@ -16,11 +16,13 @@
 
 namespace portkern::deploy::cuda_generic {
 
-struct gemm {
+// What the class's deployments for every precision share (gemm_ieee.hpp, gemm_tf32.hpp): the same pick for
+// every problem, cuda_native/auto or the portable family's one configuration, D::tiled.
+template <class D>
+struct one_each {
   static constexpr std::string_view device_class = "cuda-generic";
   static constexpr std::array<std::string_view, 2> families = {"cuda_native", "tiled"};
   static constexpr std::array<std::string_view, 1> cuda_native = {"cuda_native/auto"};
-  static constexpr std::array<std::string_view, 1> tiled = {"tiled/r4a1c8_wg8x16_staged_k32_s2_x3"};
 
   static int select_family(const Problem&, Path* = nullptr) { return 0; }
   static int select_cuda_native(const Problem&, Path* = nullptr) { return 0; }
@@ -28,7 +30,7 @@ struct gemm {
   // As a generated header: the configurations of `family` (empty when it is not deployed), and its pick.
   static std::span<const std::string_view> configs_of(std::string_view family) {
     if (family == "cuda_native") return cuda_native;
-    if (family == "tiled") return tiled;
+    if (family == "tiled") return D::tiled;
     return {};
   }
   static int select_in(std::string_view family, const Problem& p, Path* path = nullptr) {
@@ -36,6 +38,10 @@ struct gemm {
     if (family == "tiled") return select_tiled(p, path);
     return 0;
   }
+};
+
+struct gemm : one_each<gemm> {
+  static constexpr std::array<std::string_view, 1> tiled = {"tiled/r4a1c8_wg8x16_staged_k32_s2_x3"};
 };
 
 }  // namespace portkern::deploy::cuda_generic

@@ -27,14 +27,16 @@ constexpr Precision precision_of() {
 
 template <class... Deployment>
 struct DeploymentList {
-
-  // f.template operator()<D>() for the (default precision's) deployment D of `device_class`; an Error naming it
-  // when there is none.
+  // f.template operator()<D>() for the deployment D of `device_class` for `precision`: the class's own for it
+  // where it has one, else its default one (whose picks the caller checks against the precision); an Error
+  // naming the class when it has none.
   template <class F>
-  static auto with(std::string_view device_class, F&& f) {
+  static auto with(std::string_view device_class, Precision precision, F&& f) {
+    const bool own = ((Deployment::device_class == device_class && precision_of<Deployment>() == precision) || ...);
+    const Precision used = own ? precision : Precision::accurate;
     using Result = decltype(f.template operator()<std::tuple_element_t<0, std::tuple<Deployment...>>>());
     std::optional<Result> result;
-    ((!result && Deployment::device_class == device_class && precision_of<Deployment>() == Precision::accurate
+    ((!result && Deployment::device_class == device_class && precision_of<Deployment>() == used
           ? (result.emplace(f.template operator()<Deployment>()), true)
           : false),
      ...);
@@ -50,20 +52,10 @@ struct DeploymentList {
     return std::move(*result);
   }
 
-  // The same with the deployment of `device_class` for `precision`: its own where the class has one, else
-  // the class's default one (whose picks the caller checks against the precision).
+  // The same for the default precision.
   template <class F>
-  static auto with(std::string_view device_class, Precision precision, F&& f) {
-    const bool own = ((Deployment::device_class == device_class && precision_of<Deployment>() == precision) || ...);
-    const Precision used = own ? precision : Precision::accurate;
-    using Result = decltype(f.template operator()<std::tuple_element_t<0, std::tuple<Deployment...>>>());
-    std::optional<Result> result;
-    ((!result && Deployment::device_class == device_class && precision_of<Deployment>() == used
-          ? (result.emplace(f.template operator()<Deployment>()), true)
-          : false),
-     ...);
-    if (!result) return with(device_class, std::forward<F>(f));   // names the classes that have one
-    return std::move(*result);
+  static auto with(std::string_view device_class, F&& f) {
+    return with(device_class, Precision::accurate, std::forward<F>(f));
   }
 };
 

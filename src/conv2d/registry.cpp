@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include "common/arithmetic_check.hpp"
+
 namespace portkern::conv2d_impl {
 
 // Adding an algorithm: its folder src/conv2d/<algorithm>/ (entry.cpp defines <algorithm>_entry) and its line
@@ -55,9 +57,8 @@ std::string conv2d_not_applicable(const Device& device, const Conv2dDesc& d, std
     return "configuration '" + std::string(config) + "' is not one of algorithm '" + std::string(algorithm) +
            "' (its names start with '" + prefix + "')";
   if (entry->arithmetic) {   // before the build's list: the precision rules a name out on every back end
-    if (const Arithmetic a = entry->arithmetic(config); !allows(precision, a))
-      return "configuration '" + std::string(config) + "' computes with " + std::string(name(a)) +
-             " arithmetic, which precision '" + std::string(name(precision)) + "' does not allow";
+    if (std::string why = detail::arithmetic_not_allowed(config, entry->arithmetic(config), precision); !why.empty())
+      return why;
   }
   const auto& built = entry->instantiated(device.backend());
   if (std::find(built.begin(), built.end(), config) == built.end()) {

@@ -3,8 +3,9 @@
 //      chooses the algorithm, the algorithm's tree the configuration;
 //   2. where that pick does not apply to the descriptor (a shape unlike the tuning set's, e.g. Winograd for a
 //      5x5 window) or computes with an arithmetic the call's precision does not allow (3xTF32 fragments at the
-//      ieee precision, where the class has no deployment of its own for it), the deployment's fallback, written by the generator from tools/tuning/runtime_rules.py so
-//      that the analysis scores the same rule (im2col, which takes any undilated convolution);
+//      ieee precision, where the class has no deployment of its own for it), the deployment's fallback, written
+//      by the generator from tools/tuning/runtime_rules.py so that the analysis scores the same rule (im2col,
+//      which takes any undilated convolution);
 //   3. where neither applies (dilation > 1, groups > 1): `depthwise` where groups = in_c = out_c, on the CPU
 //      `grouped` where groups > 1, else `direct`, which takes every descriptor (on the H100 direct ran
 //      ResNeXt-50's grouped layers 1.31x faster than grouped in geomean, 0.88-1.60x per layer; on 2 Xeon cores
@@ -32,9 +33,9 @@ Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precisi
   deploy::Path path;
   const std::string_view family = D::families[D::select_family(p, &path)];
   const std::string_view config = D::configs_of(family)[D::select_in(family, p, &path)];
+  constexpr Precision own = detail::precision_of<D>();
   const std::string where = "deploy/" + std::string(D::device_class) + "/conv2d" +
-                            (detail::precision_of<D>() == Precision::accurate ? "" : "_" + std::string(name(precision))) +
-                            ".hpp";
+                            (own == Precision::accurate ? "" : "_" + std::string(name(own))) + ".hpp";
   Conv2dSelection pick{std::string(family), std::string(config),
                        where + ": " + (path.str().empty() ? "one choice" : path.str())};
   const std::string why = conv2d_not_applicable(device, d, family, config, precision);

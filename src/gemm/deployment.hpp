@@ -69,8 +69,9 @@ GemmSelection select_with(const deploy::Problem& p, std::string family, bool wit
 }
 
 // The pick of the deployment of `device`'s class for `precision`, chosen at run time
-// (portkern/runtime/device_class.hpp). A class without a deployment of its own for the precision uses its
-// default one, whose pick must then be one the precision allows. A matrix-vector product (m or n of 1) reads
+// (portkern/runtime/device_class.hpp). The default precision's pick is its default deployment's, unchecked (the
+// tests check every deployment's lists against its precision). A class without a deployment of its own for
+// another precision uses its default one, whose pick must then be one the precision allows. A matrix-vector product (m or n of 1) reads
 // each matrix element once for two flops: memory-bound at every precision, it runs the default deployment's
 // pick wherever the precision allows it (the tf32 deployment's trees, fitted with few such shapes, sent VGG-16's
 // fc6, 4096 x 1 x 25088, to a TF32 block instead of the default pick's single-launch GEMV: VGG-16 took 0.90 ms
@@ -81,21 +82,21 @@ inline GemmSelection select_for(const Device& device, const deploy::Problem& p, 
   auto pick = [&](Precision at) {
     return GemmDeployments::with(device_class, at, [&]<class D>() { return select_with<D>(p, family, with_path); });
   };
-  auto allowed = [&](const GemmSelection& s) {
+  if (precision == Precision::accurate) return pick(precision);   // a gemm call's common case: nothing more
+  auto arithmetic = [&](const GemmSelection& s) {   // an unknown family is dispatch's error to raise
     const FamilyEntry* entry = find_gemm_family(s.family);
-    return !entry || allows(precision, entry->arithmetic_of(s.config, precision));
+    return entry ? entry->arithmetic_of(s.config, precision) : Arithmetic::ieee;
   };
-  if ((p.m == 1 || p.n == 1) && precision != Precision::accurate) {
+  if (p.m == 1 || p.n == 1) {
     GemmSelection s = pick(Precision::accurate);
-    if (allowed(s)) return s;
+    if (allows(precision, arithmetic(s))) return s;
   }
   GemmSelection s = pick(precision);
-  const FamilyEntry* entry = find_gemm_family(s.family);
-  if (!allowed(s))
+  if (const Arithmetic a = arithmetic(s); !allows(precision, a))
     fail("portkern::select_gemm", "the " + std::string(device_class) + " deployment has no configuration" +
                                       (family.empty() ? "" : " of family '" + family + "'") + " for precision '" +
                                       std::string(name(precision)) + "' (its pick " + s.config + " computes with " +
-                                      std::string(name(entry->arithmetic_of(s.config, precision))) + ")");
+                                      std::string(name(a)) + ")");
   return s;
 }
 

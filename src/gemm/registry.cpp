@@ -3,6 +3,8 @@
 
 #include <array>
 
+#include "common/arithmetic_check.hpp"
+
 namespace portkern::gemm_impl {
 
 // Adding a family: its folder src/gemm/<family>/ (entry.cpp defines <family>_entry) and its line X(<family>)
@@ -56,9 +58,9 @@ std::string gemm_not_applicable(const Device& device, const deploy::Problem& pro
            "' (its names start with '" + std::string(family) + "/')";
   if (!entry->in_space(config))
     return "unknown configuration '" + std::string(config) + "' (one of " + listed(entry->space()) + ")";
-  if (const Arithmetic a = entry->arithmetic_of(config, precision); !allows(precision, a))
-    return "configuration '" + std::string(config) + "' computes with " + std::string(name(a)) +
-           " arithmetic, which precision '" + std::string(name(precision)) + "' does not allow";
+  if (std::string why = detail::arithmetic_not_allowed(config, entry->arithmetic_of(config, precision), precision);
+      !why.empty())
+    return why;
   return entry->why_not ? entry->why_not(device, problem, config) : std::string();
 }
 
