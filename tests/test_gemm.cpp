@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "gemm/fused.hpp"
 #include "gemm/tiled/ladder.hpp"
 #include "gemm/tiled/staged.hpp"
 #include "gemm_cases.hpp"
@@ -93,6 +94,66 @@ TEST(GemmStagedPlan, SplitsKOnlyWhereBlocksLeaveTheDeviceIdle) {
   EXPECT_EQ(ragged.split_depth % 32, 0);
   EXPECT_GE(ragged.splits * ragged.split_depth, 4099);
   EXPECT_LT((ragged.splits - 1) * ragged.split_depth, 4099);
+}
+
+// The epilogue a convolution asks of its GEMM (gemm/fused.hpp): c = relu?(alpha A B + beta C + residual + bias),
+// fused by cpu_packed into each tile (every path: blocked, in-place operands, k split over threads, GEMV, k == 0)
+// and left to the caller by the families that do not fuse it, whose C is then the plain product.
+TEST(GemmCpuApi, EpilogueIsFusedWhereTheFamilySaysSo) {
+  struct Shape {
+    std::int64_t m, n, k;
+  };
+  // 1 x 1 and GEMVs, primes across tile edges, small m and n with a deep k (split over the threads), wide n.
+  const Shape shapes[] = {{1, 1, 1}, {1, 37, 61}, {53, 1, 97}, {67, 45, 33}, {131, 7, 509}, {13, 11, 4099},
+                          {64, 6, 512}, {257, 301, 0}, {5, 700, 19}, {67, 45, 3001}};
+  for (int threads : {1, 2})   // one thread: k in several blocks; two: k split where m and n are small
+  for (const char* config : {"cpu_packed/default", "tiled/r4a1c4_wg16x16_global"})
+    for (const Shape& s : shapes)
+      for (int mask = 0; mask < 8; ++mask) {
+        const bool bias_on = mask & 1, residual_on = mask & 2, relu = mask & 4;
+        const float beta = mask % 3 == 0 ? 0.5f : 0.f;
+        Queue q(Device::cpu(), threads);
+        SCOPED_TRACE(std::string(config) + " threads=" + std::to_string(threads) + " m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) +
+                     " k=" + std::to_string(s.k) + " mask=" + std::to_string(mask));
+        const std::int64_t ldc = s.m + 3;
+        const auto a = random_vector<float>(std::size_t(std::max<std::int64_t>(1, s.m * s.k)), 1);
+        const auto b = random_vector<float>(std::size_t(std::max<std::int64_t>(1, s.k * s.n)), 2);
+        const auto bias = random_vector<float>(std::size_t(s.m), 3);
+        const auto residual = random_vector<float>(std::size_t(ldc * s.n), 4);
+        auto c = random_vector<float>(std::size_t(ldc * s.n), 5);
+        const auto c0 = c;
+        for (std::int64_t j = 0; j < s.n; ++j)
+          for (std::int64_t i = 0; i < ldc; ++i)
+            if (i >= s.m || beta == 0.f) c[std::size_t(j * ldc + i)] = poison<float>;
+        const gemm_impl::GemmEpilogue<float> epilogue{bias_on ? bias.data() : nullptr,
+                                                      residual_on ? residual.data() : nullptr, relu};
+        const bool fused = gemm_impl::gemm_with_epilogue(q, Op::none, Op::none, s.m, s.n, s.k, 1.25f, a.data(),
+                                                         s.m, b.data(), std::max<std::int64_t>(1, s.k), beta,
+                                                         c.data(), ldc, epilogue, {"", config});
+        EXPECT_EQ(fused, s.k != 0 && std::string(config).starts_with("cpu_packed"));   // k == 0: only scales C
+        for (std::int64_t j = 0; j < s.n; ++j)
+          for (std::int64_t i = 0; i < ldc; ++i) {
+            const float got = c[std::size_t(j * ldc + i)];
+            if (i >= s.m) {
+              ASSERT_TRUE(std::isnan(got)) << "C's padding written at (" << i << ", " << j << ")";
+              continue;
+            }
+            double sum = 0, magnitude = 0;
+            for (std::int64_t p = 0; p < s.k; ++p) {
+              const double x = double(a[std::size_t(p * s.m + i)]) * b[std::size_t(j * s.k + p)];
+              sum += x, magnitude += std::abs(x);
+            }
+            const double old = beta == 0.f ? 0.0 : double(c0[std::size_t(j * ldc + i)]);
+            double want = 1.25 * sum + double(beta) * old;
+            if (fused) {
+              if (residual_on) want += residual[std::size_t(j * ldc + i)];
+              if (bias_on) want += bias[std::size_t(i)];
+              if (relu) want = std::max(want, 0.0);
+            }
+            const double bound = 1e-6 * (1.25 * magnitude + 3.0) + 1e-30;
+            ASSERT_LE(std::abs(double(got) - want), bound) << "at (" << i << ", " << j << ")";
+          }
+      }
 }
 
 TEST(GemmCpuApi, ZeroKAndZeroAlphaScaleC) {

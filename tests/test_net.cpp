@@ -31,6 +31,18 @@ TEST(NetCpu, PortableFamilyAloneMatchesFloat64) {
   expect_matches_reference(q, tiny_vgg(), net::random_weights(tiny_vgg(), 9), 1);
 }
 
+// Layers whose configuration is timed at load (LayerPick::timed) compute the same network: every configuration
+// the deployment ships that applies is run once on the layer's own buffers, and the one kept must be right.
+TEST(NetCpu, TimedLayerPicksMatchFloat64) {
+  Queue q;
+  const net::Engine timed = net::library_engine(Precision::accurate, net::LayerPick::timed);
+  expect_matches_reference(q, tiny_resnet(), net::random_weights(tiny_resnet(), 13), 2, timed);
+  expect_matches_reference(q, tiny_vgg(), net::random_weights(tiny_vgg(), 14), 1, timed);
+  EXPECT_EQ(net::parse_layer_pick("timed"), net::LayerPick::timed);
+  EXPECT_EQ(net::name(net::parse_layer_pick("tree")), "tree");
+  EXPECT_PORTKERN_ERROR(net::parse_layer_pick("fastest"), "unknown layer pick 'fastest' (tree or timed)");
+}
+
 TEST(NetCpu, SafetensorsRoundTrip) {
   const Model m = tiny_resnet();
   const Weights w = net::random_weights(m, 3);

@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "portkern/dnn.hpp"
@@ -107,10 +108,20 @@ struct Engine {
       prepare_linear;
 };
 
-// The library's convolution as the deployment picks it, Winograd filters transformed once. For the
+// How the library engine picks each convolution's configuration.
+//   tree:  the deployment's decision trees (conv2d_select), as a single conv2d call does.
+//   timed: every configuration the deployment ships (conv2d_deployment) that applies to the layer is timed
+//          once, on the layer's own buffers while the network is prepared, and the fastest is kept (cuDNN's
+//          find, PyTorch's cudnn.benchmark). It costs a few runs of each layer at load and is robust where the
+//          trees were tuned on another micro-architecture of the device class.
+enum class LayerPick { tree, timed };
+std::string_view name(LayerPick pick);
+LayerPick parse_layer_pick(std::string_view text);   // "tree" or "timed"; an Error naming the value otherwise
+
+// The library's convolution as the deployment picks it (`pick`), Winograd filters transformed once. For the
 // single-source path alone, set the queue's GEMM family to "tiled" (Queue::set_gemm_family): the GEMMs
 // inside the convolutions and the linear layers then use it.
-Engine library_engine(Precision precision = Precision::accurate);
+Engine library_engine(Precision precision = Precision::accurate, LayerPick pick = LayerPick::tree);
 
 // output[r][c] = relu?(output[r][c] + bias[c] + residual[r][c]) for `rows` rows of `channels`; bias and
 // residual may be nullptr. The epilogue of a vendor's convolution, and of linear layers.

@@ -1,5 +1,5 @@
 // What the algorithms' call sequences share: the descriptor flattened into kernel arguments, the pointer
-// checks, the call's scratch block, the bias/ReLU epilogue after a GEMM, and how much scratch a chunk of work
+// checks, the call's scratch block, a GEMM with the bias/ReLU epilogue, and how much scratch a chunk of work
 // may take.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include "conv2d/args.hpp"
 #include "conv2d/backends.hpp"
 #include "conv2d/epilogue.hpp"
+#include "gemm/fused.hpp"
 #include "portkern/checked.hpp"
 #include "portkern/dnn.hpp"
 #include "runtime/scratch.hpp"
@@ -42,6 +43,20 @@ inline void bias_relu(const Queue& q, const ConvArgs& a, std::int64_t row_begin,
   if (!a.bias && !a.residual && !a.relu) return;
   const float* residual = a.residual ? a.residual + row_begin * a.out_c : nullptr;
   launch(q, BiasRelu{row_end - row_begin, a.out_c, a.output + row_begin * a.out_c, a.bias, residual, a.relu});
+}
+
+// Output pixels [pixel_begin, pixel_end) = the filter (out_c x width, ld out_c) times `columns` (width x pixels,
+// ld width), then the epilogue: fused into the GEMM where its family applies it to each tile in cache
+// (gemm/fused.hpp), else as a pass after it.
+inline void gemm_then_epilogue(Queue& q, const ConvArgs& a, std::int64_t pixel_begin, std::int64_t pixel_end,
+                               std::int64_t width, const float* columns) {
+  const std::int64_t offset = pixel_begin * a.out_c;
+  const gemm_impl::GemmEpilogue<float> epilogue{a.bias, a.residual ? a.residual + offset : nullptr, a.relu};
+  // Column-major: output (out_c x pixels) = filter (out_c x width) * columns (width x pixels).
+  if (!gemm_impl::gemm_with_epilogue(q, Op::none, Op::none, a.out_c, pixel_end - pixel_begin, width, 1.f, a.filter,
+                                     a.out_c, columns, width, 0.f, a.output + offset, a.out_c, epilogue,
+                                     {"", "", a.precision}))
+    bias_relu(q, a, pixel_begin, pixel_end);
 }
 
 // The call's own scratch block of `floats` floats (see runtime/scratch.hpp), held until it returns.

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "gemm/deployment.hpp"
+#include "gemm/fused.hpp"
 #include "gemm/registry.hpp"
 #include "gemm/scale.hpp"
 #include "portkern/blas.hpp"
@@ -66,12 +67,43 @@ void check_forced(const Device& device, const deploy::Problem& problem, const Ge
   if (!why_not.empty()) fail(fn, why_not);
 }
 
+// Runs the chosen family; returns whether it applied p.epilogue.
 template <class T>
-void dispatch(Queue& queue, const GemmSelection& s, bool ta, bool tb, const gemm_impl::GemmArgs<T>& p) {
+bool dispatch(Queue& queue, const GemmSelection& s, bool ta, bool tb, const gemm_impl::GemmArgs<T>& p) {
   const gemm_impl::FamilyEntry* entry = gemm_impl::find_gemm_family(s.family);
   if (!entry || !entry->runs_on(queue.device()))   // a deployment names only registry families of its back end
     fail(fn, "family '" + s.family + "' does not run on " + queue.device().name());
   entry->run<T>()(queue, s.config, ta, tb, p);
+  return entry->fuses_epilogue;
+}
+
+// The checks, quick returns, choice and dispatch of every GEMM; returns whether p.epilogue was applied.
+template <class T>
+bool run_gemm(Queue& queue, bool ta, bool tb, gemm_impl::GemmArgs<T> p, const GemmChoice& force) {
+  // fp64 is IEEE whatever the precision: its products take the default deployment, as cuBLAS's math modes
+  // leave DGEMM alone, and every configuration, tensor-core ones included, computes it with fp64 FMA.
+  constexpr bool fp64 = std::is_same_v<T, double>;
+  const Precision precision = fp64 ? Precision::accurate : force.precision;
+  p.precision = precision;
+  check_arguments(queue, ta, tb, p);
+  if (p.m == 0 || p.n == 0 || p.batch == 0) return true;
+  if (p.epilogue.bias) queue.check_pointer(p.epilogue.bias, fn, "epilogue.bias");
+  if (p.epilogue.residual) queue.check_pointer(p.epilogue.residual, fn, "epilogue.residual");
+  if (p.k == 0 || p.alpha == T(0)) {
+    if (p.beta != T(1)) scale(queue, p);
+    return false;
+  }
+  const deploy::Problem problem{p.m, p.n, p.k, p.batch, ta, tb};
+  GemmSelection choice;
+  if (!force.config.empty()) {   // a configuration names its family: "tiled/r4a1c4_wg16x16_global"
+    choice.config = force.config;
+    choice.family = force.family.empty() ? force.config.substr(0, force.config.find('/')) : force.family;
+    check_forced(queue.device(), problem, choice, fp64 ? Precision::tf32 : precision);   // tf32: allows any
+  } else {
+    choice = gemm_impl::select_for(queue.device(), problem, force.family.empty() ? queue.gemm_family() : force.family,
+                                   false, precision);
+  }
+  return dispatch(queue, choice, ta, tb, p);
 }
 
 }  // namespace
@@ -129,31 +161,20 @@ void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, 
                           T alpha, const T* a, std::int64_t lda, std::int64_t stride_a, const T* b, std::int64_t ldb,
                           std::int64_t stride_b, T beta, T* c, std::int64_t ldc, std::int64_t stride_c,
                           std::int64_t batch, const GemmChoice& force) {
-  const bool ta = trans_a == Op::trans, tb = trans_b == Op::trans;
-  // fp64 is IEEE whatever the precision: its products take the default deployment, as cuBLAS's math modes
-  // leave DGEMM alone, and every configuration, tensor-core ones included, computes it with fp64 FMA.
-  constexpr bool fp64 = std::is_same_v<T, double>;
-  const Precision precision = fp64 ? Precision::accurate : force.precision;
-  const gemm_impl::GemmArgs<T> p{m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch,
-                                 precision};
-  check_arguments(queue, ta, tb, p);
-  if (m == 0 || n == 0 || batch == 0) return;
-  if (k == 0 || alpha == T(0)) {
-    if (beta != T(1)) scale(queue, p);
-    return;
-  }
-  const deploy::Problem problem{m, n, k, batch, ta, tb};
-  GemmSelection choice;
-  if (!force.config.empty()) {   // a configuration names its family: "tiled/r4a1c4_wg16x16_global"
-    choice.config = force.config;
-    choice.family = force.family.empty() ? force.config.substr(0, force.config.find('/')) : force.family;
-    check_forced(queue.device(), problem, choice, fp64 ? Precision::tf32 : precision);   // tf32: allows any
-  } else {
-    choice = gemm_impl::select_for(queue.device(), problem, force.family.empty() ? queue.gemm_family() : force.family,
-                                   false, precision);
-  }
-  dispatch(queue, choice, ta, tb, p);
+  run_gemm(queue, trans_a == Op::trans, trans_b == Op::trans,
+           gemm_impl::GemmArgs<T>{m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch},
+           force);
 }
+
+namespace gemm_impl {
+bool gemm_with_epilogue(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                        float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float beta,
+                        float* c, std::int64_t ldc, const GemmEpilogue<float>& epilogue, const GemmChoice& force) {
+  GemmArgs<float> p{m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1};
+  p.epilogue = epilogue;
+  return run_gemm(queue, trans_a == Op::trans, trans_b == Op::trans, p, force);
+}
+}  // namespace gemm_impl
 
 template <class T>
 void gemm(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,

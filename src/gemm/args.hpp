@@ -7,6 +7,40 @@
 
 namespace portkern::gemm_impl {
 
+// What a caller may ask to be applied to each element of C once its product is complete (a convolution's or a
+// linear layer's epilogue): c(i, j) = relu?(c(i, j) + residual(i, j) + bias[i]), the residual laid out as C
+// (ldc, stride_c), bias, residual and relu each optional. A family that fuses it (FamilyEntry::fuses_epilogue)
+// applies it to each tile of C while the tile is in cache; gemm_with_epilogue() (fused.hpp) says whether the
+// family did.
+template <class T>
+struct GemmEpilogue {
+  const T* bias = nullptr;       // m values, or nullptr
+  const T* residual = nullptr;   // as C, or nullptr
+  bool relu = false;
+
+  bool any() const { return bias || residual || relu; }
+
+  // The epilogue of the block of C starting at row i, column j of a problem with leading dimension ldc.
+  GemmEpilogue at(std::int64_t i, std::int64_t j, std::int64_t ldc) const {
+    return {bias ? bias + i : nullptr, residual ? residual + i + j * ldc : nullptr, relu};
+  }
+
+  // Applies it to rows x cols of C at c (the block this epilogue was taken `at`).
+  void apply(std::int64_t rows, std::int64_t cols, T* c, std::int64_t ldc) const {
+    for (std::int64_t j = 0; j < cols; ++j) {
+      T* cj = c + j * ldc;
+      if (residual) {
+        const T* rj = residual + j * ldc;
+        for (std::int64_t i = 0; i < rows; ++i) cj[i] += rj[i];
+      }
+      if (bias)
+        for (std::int64_t i = 0; i < rows; ++i) cj[i] += bias[i];
+      if (relu)
+        for (std::int64_t i = 0; i < rows; ++i) cj[i] = cj[i] < T(0) ? T(0) : cj[i];
+    }
+  }
+};
+
 // C = alpha * op(A) * op(B) + beta * C for `batch` problems at the given strides (column-major), at the
 // caller's precision (portkern/precision.hpp; a family whose configuration fixes its arithmetic ignores it).
 template <class T>
@@ -22,6 +56,7 @@ struct GemmArgs {
   std::int64_t ldc, stride_c;
   std::int64_t batch;
   Precision precision = Precision::accurate;
+  GemmEpilogue<T> epilogue{};   // applied only by a family that fuses it (FamilyEntry::fuses_epilogue)
 };
 
 }  // namespace portkern::gemm_impl

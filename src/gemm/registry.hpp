@@ -34,6 +34,7 @@ struct FamilyEntry {
   Arithmetic (*arithmetic)(std::string_view config, Precision precision);
   FamilyRun<float> run_float;
   FamilyRun<double> run_double;
+  bool fuses_epilogue;   // whether its runs apply GemmArgs::epilogue (args.hpp); others leave it to the caller
 
   Arithmetic arithmetic_of(std::string_view config, Precision precision) const {
     return arithmetic ? arithmetic(config, precision) : Arithmetic::ieee;

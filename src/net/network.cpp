@@ -56,24 +56,86 @@ void bias_residual_relu(Queue& queue, std::int64_t rows, std::int64_t channels, 
   conv2d_impl::launch(queue, conv2d_impl::BiasRelu{rows, channels, data, bias, residual, relu});
 }
 
-Engine library_engine(Precision precision) {
+std::string_view name(LayerPick pick) { return pick == LayerPick::tree ? "tree" : "timed"; }
+
+LayerPick parse_layer_pick(std::string_view text) {
+  if (text == "tree") return LayerPick::tree;
+  if (text == "timed") return LayerPick::timed;
+  throw Error("portkern::net::parse_layer_pick: unknown layer pick '" + std::string(text) + "' (tree or timed)");
+}
+
+namespace {
+
+// A convolution's call with one configuration, its filter transformed once where the configuration wants it.
+std::function<void()> conv_call(Queue& q, const Conv2dDesc& d, const float* input, const float* filter,
+                                float* output, const Conv2dChoice& choice) {
+  if (choice.algorithm == "winograd") {
+    auto w = std::make_shared<WinogradFilter>(
+        winograd_transform_filter(q, d.in_c, d.out_c, filter, choice.config == "winograd/f2" ? 2 : 4));
+    return [&q, d, input, w, output, precision = choice.precision] {
+      conv2d_winograd(q, d, input, *w, output, precision);
+    };
+  }
+  return [&q, d, input, filter, output, choice] { conv2d(q, d, input, filter, output, choice); };
+}
+
+// A call's time in ms: the best of three samples, each the mean of enough calls to fill about 2 ms (one
+// call where one takes longer), after a first call that warms caches and leases scratch memory.
+double best_time_ms(Queue& q, const std::function<void()>& call) {
+  using clock = std::chrono::steady_clock;
+  const auto ms_since = [](clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(clock::now() - t).count();
+  };
+  auto start = clock::now();
+  call();
+  q.wait();
+  const int calls = std::clamp(int(2.0 / std::max(ms_since(start), 1e-3)), 1, 50);
+  double best = 1e300;
+  for (int sample = 0; sample < 3; ++sample) {
+    start = clock::now();
+    for (int i = 0; i < calls; ++i) call();
+    q.wait();
+    best = std::min(best, ms_since(start) / calls);
+  }
+  return best;
+}
+
+// The deployment's configurations that apply to the layer, the tree's pick first.
+std::vector<Conv2dChoice> shipped_candidates(const Device& device, const Conv2dDesc& d, const Conv2dSelection& pick,
+                                             Precision precision) {
+  std::vector<Conv2dChoice> candidates{{pick.algorithm, pick.config, precision}};
+  const Conv2dDeployment deployment = conv2d_deployment(device, precision);
+  for (std::size_t a = 0; a < deployment.algorithms.size(); ++a)
+    for (const std::string& config : deployment.configs[a]) {
+      const Conv2dChoice choice{deployment.algorithms[a], config, precision};
+      if (choice.config != pick.config && conv2d_supports(device, d, choice)) candidates.push_back(choice);
+    }
+  return candidates;
+}
+
+}  // namespace
+
+Engine library_engine(Precision precision, LayerPick layer_pick) {
   Engine engine;
   engine.name = "portkern";
-  engine.prepare_conv = [precision](Queue& q, const Conv2dDesc& desc, const float* input, const float* filter,
-                                    const float* residual, float* output) -> PreparedConv {
+  engine.prepare_conv = [precision, layer_pick](Queue& q, const Conv2dDesc& desc, const float* input,
+                                                const float* filter, const float* residual,
+                                                float* output) -> PreparedConv {
     Conv2dDesc d = conv2d_complete(desc);
     d.residual = residual;   // bias, residual add and ReLU in the convolution's epilogue
     const Conv2dSelection pick = conv2d_select(q.device(), d, precision);
-    if (pick.algorithm == "winograd") {   // the filter transformed once, here
-      auto w = std::make_shared<WinogradFilter>(
-          winograd_transform_filter(q, d.in_c, d.out_c, filter, pick.config == "winograd/f2" ? 2 : 4));
-      return {[&q, d, input, w, output, precision] { conv2d_winograd(q, d, input, *w, output, precision); },
-              pick.config};
+    if (layer_pick == LayerPick::tree)
+      return {conv_call(q, d, input, filter, output, {pick.algorithm, pick.config, precision}), pick.config};
+    // timed: the output buffer is the layer's own, so the trial runs overwrite nothing a pass still needs
+    std::function<void()> fastest;
+    std::string fastest_config;
+    double fastest_ms = 1e300;
+    for (const Conv2dChoice& choice : shipped_candidates(q.device(), d, pick, precision)) {
+      std::function<void()> call = conv_call(q, d, input, filter, output, choice);
+      const double ms = best_time_ms(q, call);
+      if (ms < fastest_ms) fastest_ms = ms, fastest = std::move(call), fastest_config = choice.config;
     }
-    return {[&q, d, input, filter, output, choice = Conv2dChoice{pick.algorithm, pick.config, precision}] {
-              conv2d(q, d, input, filter, output, choice);
-            },
-            pick.config};
+    return {std::move(fastest), fastest_config};
   };
   // column-major: y (O x batch) = W (O x F, stored as F x O) * x (F x batch)
   engine.prepare_linear = [precision](Queue& q, std::int64_t out, std::int64_t features, std::int64_t batch,

@@ -11,11 +11,11 @@
 
 namespace portkern::bench {
 
-net::Engine net_engine(Queue& queue, const std::string& backend, Precision precision) {
+net::Engine net_engine(Queue& queue, const std::string& backend, Precision precision, net::LayerPick pick) {
   if (backend == "vendor") return vendor_net_engine(queue.device(), queue.cpu_threads(), precision);
   if (backend == "portable") queue.set_gemm_family("tiled");
   else if (backend != "deployed") throw Error("unknown network back end '" + backend + "'");
-  return net::library_engine(precision);
+  return net::library_engine(precision, pick);
 }
 
 std::vector<float> random_input(std::size_t elements) {
@@ -53,9 +53,10 @@ nlohmann::json bench_networks(const Device& device, const NetBenchOptions& optio
         random_input(std::size_t(options.batch * model.image * model.image * model.channels));
     for (const std::string& backend : net_backends) {
       nlohmann::json row = {{"model", model.name}, {"batch", options.batch}, {"gemm", backend}};
+      if (backend != "vendor") row["pick"] = net::name(options.pick);
       try {
         Queue q(device, options.threads);
-        const net::Engine engine = net_engine(q, backend);
+        const net::Engine engine = net_engine(q, backend, Precision::accurate, options.pick);
         const auto start = std::chrono::steady_clock::now();
         net::Network network(q, model, weights, options.batch, engine);
         row["prepare_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

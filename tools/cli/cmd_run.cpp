@@ -89,8 +89,13 @@ void add_run(CLI::App& app) {
   run->add_option("--gemm", gemm, "deployed, portable (the single-source family only) or vendor")
       ->capture_default_str()
       ->check(CLI::IsMember(bench::net_backends));
-  static std::string precision = "accurate";
+  static std::string precision = "accurate", pick = "timed";
   add_precision_option(*run, precision);
+  run->add_option("--pick", pick,
+                  "How the library chooses each convolution's configuration: timed (each configuration the deployment "
+                  "ships timed once at load, the fastest kept) or tree (the deployment's decision trees)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"timed", "tree"}));
   run->add_option("--weights", weights_file, "A safetensors file with torchvision's names (default: random, seed 1)")
       ->check(CLI::ExistingFile);
   add_output_option(*run, "--save-weights", save_weights, "Write the weights used as safetensors");
@@ -156,7 +161,7 @@ void add_run(CLI::App& app) {
     const net::Weights weights =
         weights_file.empty() ? net::random_weights(model) : net::load_safetensors(weights_file);
     if (!save_weights.empty()) net::save_safetensors(save_weights, weights);
-    const net::Engine engine = bench::net_engine(q, gemm, *parse_precision(precision));
+    const net::Engine engine = bench::net_engine(q, gemm, *parse_precision(precision), net::parse_layer_pick(pick));
     const auto prepare_start = std::chrono::steady_clock::now();
     net::Network network(q, model, weights, batch, engine);
     const double prepare_ms =
@@ -173,7 +178,8 @@ void add_run(CLI::App& app) {
     if (!save_logits.empty()) net::save_safetensors(save_logits, {{"logits", {{batch, model.classes}, logits}}});
 
     std::cout << model.name << " on " << d.name() << ", batch " << batch << ", "
-              << (gemm == "vendor" ? engine.name : "portkern " + gemm) << ", precision " << precision << ": "
+              << (gemm == "vendor" ? engine.name : "portkern " + gemm + " (" + pick + " pick)") << ", precision "
+              << precision << ": "
               << std::fixed << std::setprecision(3)
               << batch_ms << " ms per batch (median of " << repeats << ", " << *lo << "-" << *hi << "), "
               << batch_ms / double(batch) << " ms per image, " << std::setprecision(1)
@@ -199,6 +205,7 @@ void add_run(CLI::App& app) {
                              {"device", d.name()},
                              {"batch", batch},
                              {"gemm", gemm},
+                             {"pick", gemm == "vendor" ? "vendor" : pick},
                              {"engine", engine.name},
                              {"precision", precision},
                              {"batch_ms", batch_ms},

@@ -16,11 +16,7 @@ std::string why_not_gemm_1x1(const Conv2dDesc& d) {
 }
 
 void run_gemm_1x1(Queue& q, std::string_view, const ConvArgs& a) {
-  // Column-major view: output (out_c x pixels) = filter (out_c x in_c, ld out_c) * input (in_c x pixels).
-  const std::int64_t pixels = a.batch * a.out_h * a.out_w;
-  gemm<float>(q, Op::none, Op::none, a.out_c, pixels, a.in_c, 1.f, a.filter, a.out_c, a.input, a.in_c, 0.f, a.output,
-              a.out_c, {"", "", a.precision});
-  bias_relu(q, a, 0, pixels);
+  gemm_then_epilogue(q, a, 0, a.batch * a.out_h * a.out_w, a.in_c, a.input);   // the input is the GEMM's operand
 }
 
 }  // namespace

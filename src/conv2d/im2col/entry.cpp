@@ -34,10 +34,7 @@ void run_im2col(Queue& q, std::string_view config, const ConvArgs& a) {
         for (std::int64_t r0 = begin; r0 < end; r0 += chunk) {
           const std::int64_t r1 = std::min(end, r0 + chunk), p0 = r0 * a.out_w, p1 = r1 * a.out_w;
           launch(part_queue, Im2col{a, r0, r1, cols});
-          // Column-major: output (out_c x pixels) = filter (out_c x width) * patches (width x pixels).
-          gemm<float>(part_queue, Op::none, Op::none, a.out_c, p1 - p0, width, 1.f, a.filter, a.out_c, cols, width,
-                      0.f, a.output + p0 * a.out_c, a.out_c, {"", "", a.precision});
-          bias_relu(part_queue, a, p0, p1);
+          gemm_then_epilogue(part_queue, a, p0, p1, width, cols);
         }
       });
 }

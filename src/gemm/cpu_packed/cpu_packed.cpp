@@ -31,6 +31,7 @@ namespace {
 
 using i64 = std::int64_t;
 using kernel::cpu::MicroKernels;
+using gemm_impl::GemmEpilogue;
 
 i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
 i64 round_up(i64 a, i64 b) { return ceil_div(a, b) * b; }
@@ -102,7 +103,8 @@ using kernel::cpu::pack_b;
 // ---------------------------------------------------------------------------------------------
 template <class T>
 void serial_gemm(const MicroKernels<T>& ks, const Operands<T>& op, i64 i0, i64 m, i64 j0, i64 n, i64 p0, i64 k,
-                 T beta, T* c, i64 ldc) {
+                 T beta, T* c, i64 ldc, const GemmEpilogue<T>& epilogue) {
+  const bool finish = epilogue.any();
   const auto& blk = ks.blocking;
   const i64 mr = blk.mr(), nr = blk.nr, L = blk.lanes;
   const i64 l2_elements = blk.mc * blk.kc;  // budget of the packed A block
@@ -165,7 +167,9 @@ void serial_gemm(const MicroKernels<T>& ks, const Operands<T>& op, i64 i0, i64 m
               ap = buf_a + ir * kc;
               as = mv * L;
             }
-            ks.kernel(bcol, mv, w)(kc, ap, as, bp, bs, c + (ic + ir) + (jc + jr) * ldc, ldc, op.alpha, bet, mlast);
+            T* tile = c + (ic + ir) + (jc + jr) * ldc;
+            ks.kernel(bcol, mv, w)(kc, ap, as, bp, bs, tile, ldc, op.alpha, bet, mlast);
+            if (finish && pc + kc == k) epilogue.at(ic + ir, jc + jr, ldc).apply(rows, w, tile, ldc);
           }
         }
       }
@@ -295,9 +299,10 @@ std::pair<i64, i64> block_range(i64 len, i64 tile, int parts, int b) {
 
 // One problem with nt threads (nt == 1: the calling thread only).
 template <class T>
-void solve(const Operands<T>& op, i64 m, i64 n, i64 k, T beta, T* c, i64 ldc, int nt) {
+void solve(const Operands<T>& op, i64 m, i64 n, i64 k, T beta, T* c, i64 ldc, int nt, const GemmEpilogue<T>& epilogue) {
   if (k == 0 || op.alpha == T(0)) {
     scale(m, n, beta, c, ldc);
+    epilogue.apply(m, n, c, ldc);
     return;
   }
   // Small problems do not pay for a parallel region.
@@ -305,10 +310,11 @@ void solve(const Operands<T>& op, i64 m, i64 n, i64 k, T beta, T* c, i64 ldc, in
   const MicroKernels<T>& ks = kernel::cpu::active_microkernels<T>();
   if (m == 1 || n == 1) {
     gemv(ks, op, m, n, k, beta, c, ldc, nt);
+    if (epilogue.any()) epilogue.apply(m, n, c, ldc);
     return;
   }
   if (nt == 1) {
-    serial_gemm(ks, op, 0, m, 0, n, 0, k, beta, c, ldc);
+    serial_gemm(ks, op, 0, m, 0, n, 0, k, beta, c, ldc, epilogue);
     return;
   }
   const Grid g = choose_grid(ks, m, n, k, nt);
@@ -325,10 +331,12 @@ void solve(const Operands<T>& op, i64 m, i64 n, i64 k, T beta, T* c, i64 ldc, in
     const auto [j0, j1] = block_range(n, ks.blocking.nr, g.tn, in);
     const auto [p0, p1] = block_range(k, 16, g.tk, ik);
     if (i1 <= i0 || j1 <= j0) return;
-    if (ik == 0)
-      serial_gemm(ks, op, i0, i1 - i0, j0, j1 - j0, p0, p1 - p0, beta, c + i0 + j0 * ldc, ldc);
+    if (ik == 0)   // with k split, the epilogue waits for the reduction
+      serial_gemm(ks, op, i0, i1 - i0, j0, j1 - j0, p0, p1 - p0, beta, c + i0 + j0 * ldc, ldc,
+                  g.tk > 1 ? GemmEpilogue<T>{} : epilogue.at(i0, j0, ldc));
     else if (p1 > p0)
-      serial_gemm(ks, op, i0, i1 - i0, j0, j1 - j0, p0, p1 - p0, T(0), partial + (ik - 1) * m * n + i0 + j0 * m, m);
+      serial_gemm(ks, op, i0, i1 - i0, j0, j1 - j0, p0, p1 - p0, T(0), partial + (ik - 1) * m * n + i0 + j0 * m, m,
+                  GemmEpilogue<T>{});
     else
       scale(i1 - i0, j1 - j0, T(0), partial + (ik - 1) * m * n + i0 + j0 * m, m);
   });
@@ -341,6 +349,7 @@ void solve(const Operands<T>& op, i64 m, i64 n, i64 k, T beta, T* c, i64 ldc, in
         const T* pj = partial + q * m * n + j * m;
         for (i64 i = 0; i < m; ++i) cj[i] += pj[i];
       }
+      if (epilogue.any()) epilogue.at(0, j, ldc).apply(m, 1, cj, ldc);
     }
   }
 }
@@ -350,11 +359,14 @@ void solve(const Operands<T>& op, i64 m, i64 n, i64 k, T beta, T* c, i64 ldc, in
 template <class T>
 void run(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k, T alpha, const T* a,
          std::int64_t lda, std::int64_t stride_a, const T* b, std::int64_t ldb, std::int64_t stride_b, T beta,
-         T* c, std::int64_t ldc, std::int64_t stride_c, std::int64_t batch, int threads) {
+         T* c, std::int64_t ldc, std::int64_t stride_c, std::int64_t batch, int threads,
+         const GemmEpilogue<T>& epilogue) {
   const int nt = std::max(1, threads);
   auto problem = [&](i64 i, int tcount) {
     const Operands<T> op{trans_a, trans_b, a + i * stride_a, lda, b + i * stride_b, ldb, alpha};
-    solve(op, m, n, k, beta, c + i * stride_c, ldc, tcount);
+    const GemmEpilogue<T> of_problem{epilogue.bias, epilogue.residual ? epilogue.residual + i * stride_c : nullptr,
+                                     epilogue.relu};
+    solve(op, m, n, k, beta, c + i * stride_c, ldc, tcount, of_problem);
   };
   // Whole problems per thread when the batch divides evenly or is large; the remainder is split.
   i64 whole = 0;
@@ -370,9 +382,9 @@ void run(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_
 
 template void run<float>(bool, bool, std::int64_t, std::int64_t, std::int64_t, float, const float*, std::int64_t,
                          std::int64_t, const float*, std::int64_t, std::int64_t, float, float*, std::int64_t,
-                         std::int64_t, std::int64_t, int);
+                         std::int64_t, std::int64_t, int, const GemmEpilogue<float>&);
 template void run<double>(bool, bool, std::int64_t, std::int64_t, std::int64_t, double, const double*,
                           std::int64_t, std::int64_t, const double*, std::int64_t, std::int64_t, double, double*,
-                          std::int64_t, std::int64_t, std::int64_t, int);
+                          std::int64_t, std::int64_t, std::int64_t, int, const GemmEpilogue<double>&);
 
 }  // namespace portkern::gemm_impl::cpu_packed

@@ -44,23 +44,29 @@
 #pragma once
 #include <cstdint>
 
+#include "gemm/args.hpp"
+
 namespace portkern::gemm_impl::cpu_packed {
 
 // Column-major BLAS semantics: C = alpha * op(A) * op(B) + beta * C for each of `batch` problems,
 // problem i uses a + i*stride_a, b + i*stride_b, c + i*stride_c. op(A) is m x k, op(B) is k x n.
 // beta == 0: C is not read (NaN/Inf in C must not propagate). k == 0 or alpha == 0: C = beta*C only
 // (beta == 0 -> zeros). Arguments are already validated by the caller; m, n, k, batch >= 1 here except k may be 0.
-// threads: the number of OpenMP threads to use (>= 1).
+// threads: the number of OpenMP threads to use (>= 1). The epilogue (gemm/args.hpp) is applied to each
+// micro-tile of C as its last k block is stored, while the tile is in L1 (after the reduction when k is split
+// over threads).
 template <class T>
 void run(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k, T alpha,
          const T* a, std::int64_t lda, std::int64_t stride_a, const T* b, std::int64_t ldb, std::int64_t stride_b,
-         T beta, T* c, std::int64_t ldc, std::int64_t stride_c, std::int64_t batch, int threads);
+         T beta, T* c, std::int64_t ldc, std::int64_t stride_c, std::int64_t batch, int threads,
+         const GemmEpilogue<T>& epilogue = {});
 
 extern template void run<float>(bool, bool, std::int64_t, std::int64_t, std::int64_t, float, const float*,
                                 std::int64_t, std::int64_t, const float*, std::int64_t, std::int64_t, float,
-                                float*, std::int64_t, std::int64_t, std::int64_t, int);
+                                float*, std::int64_t, std::int64_t, std::int64_t, int, const GemmEpilogue<float>&);
 extern template void run<double>(bool, bool, std::int64_t, std::int64_t, std::int64_t, double, const double*,
                                  std::int64_t, std::int64_t, const double*, std::int64_t, std::int64_t, double,
-                                 double*, std::int64_t, std::int64_t, std::int64_t, int);
+                                 double*, std::int64_t, std::int64_t, std::int64_t, int,
+                                 const GemmEpilogue<double>&);
 
 }  // namespace portkern::gemm_impl::cpu_packed

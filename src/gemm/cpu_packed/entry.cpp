@@ -19,7 +19,7 @@ bool in_cpu_packed_space(std::string_view config) { return config == cpu_packed_
 template <class T>
 void run_cpu_packed(Queue& queue, std::string_view, bool ta, bool tb, const GemmArgs<T>& p) {
   cpu_packed::run(ta, tb, p.m, p.n, p.k, p.alpha, p.a, p.lda, p.stride_a, p.b, p.ldb, p.stride_b, p.beta, p.c, p.ldc,
-                  p.stride_c, p.batch, queue.cpu_threads());
+                  p.stride_c, p.batch, queue.cpu_threads(), p.epilogue);
 }
 
 }  // namespace
@@ -33,6 +33,7 @@ const FamilyEntry cpu_packed_entry{family,
                                    nullptr,
                                    nullptr,
                                    run_cpu_packed<float>,
-                                   run_cpu_packed<double>};
+                                   run_cpu_packed<double>,
+                                   true};
 
 }  // namespace portkern::gemm_impl

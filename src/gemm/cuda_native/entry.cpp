@@ -70,6 +70,7 @@ const FamilyEntry cuda_native_entry{family,
                                     nullptr,
                                     cuda_native_arithmetic,
                                     run_cuda_native<float>,
-                                    run_cuda_native<double>};
+                                    run_cuda_native<double>,
+                                    false};
 
 }  // namespace portkern::gemm_impl

@@ -60,6 +60,6 @@ const FamilyEntry tiled_entry{"tiled",         [](const Device&) { return true; 
                               tiled_names,     tiled_tuning_part,
                               in_tiled_space,  nullptr,
                               tiled_arithmetic, run_tiled<float>,
-                              run_tiled<double>};
+                              run_tiled<double>,  false};
 
 }  // namespace portkern::gemm_impl
