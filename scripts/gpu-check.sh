@@ -10,7 +10,9 @@
 # operators of the `ops` part (default: every one in src/ops).
 # TESTS=all|gpu|none picks the CTest runs, GEMM_SETS (default "square seed nets tiled") the GEMM benchmark's sets
 # (or shape CSV files), GEMM_PRECISIONS (default "accurate") the precisions they run at (portkern/precision.hpp;
-# files of a precision other than accurate end in -<precision>), CONV_PRECISIONS likewise for conv2d; CONV_NETS (default "vgg16 resnet50") and CONV_BATCHES (default "1 4") the conv2d runs.
+# files of a precision other than accurate end in -<precision>), CONV_PRECISIONS likewise for conv2d; CONV_NETS (default "vgg16 resnet50") and CONV_BATCHES (default "1 4") the conv2d runs; NET_BATCHES (default 1) and
+# NET_PRECISIONS (default "accurate tf32") the networks against PyTorch on the GPU, NET_CPU_BATCHES (default "1 16")
+# on the host's CPU.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dest=${OUT:-gpu-check-out}   # everything ends up in $dest/gpu-check.tgz (the GPU tool returns at most 8 files)
@@ -98,9 +100,18 @@ if want net; then   # whole networks (portkern run) against PyTorch on the same 
   ./build/portkern run resnet50 --device cuda:0 --batch 1 --layers --json "$out/net-resnet50-layers.json" \
     > "$out/net-resnet50-layers.txt" 2>&1; grep "ms per batch" "$out/net-resnet50-layers.txt"
   for batch in ${NET_BATCHES:-1}; do
-    python3 tools/net/torch_net.py --portkern build/portkern --device cuda:0 --batch $batch \
-      --json "$out/net-torch-b$batch.json" > "$out/net-torch-b$batch.txt" 2>&1
-    echo "torch_net b$batch exit $?"; tail -12 "$out/net-torch-b$batch.txt"
+    for precision in ${NET_PRECISIONS:-accurate tf32}; do
+      name="net-torch-b$batch-$precision"
+      python3 tools/net/torch_net.py --portkern build/portkern --device cuda:0 --batch $batch --precision $precision \
+        --json "$out/$name.json" > "$out/$name.txt" 2>&1
+      echo "torch_net b$batch $precision exit $?"; tail -12 "$out/$name.txt"
+    done
+  done
+  for batch in ${NET_CPU_BATCHES:-1 16}; do   # the host's CPU: PyTorch on all its cores beside portkern's back ends
+    name="net-torch-cpu-b$batch"
+    python3 tools/net/torch_net.py --portkern build/portkern --device cpu --batch $batch --modes deployed vendor \
+      --repeats ${NET_CPU_REPEATS:-10} --json "$out/$name.json" > "$out/$name.txt" 2>&1
+    echo "torch_net cpu b$batch exit $?"; tail -8 "$out/$name.txt"
   done
   # run --image's preprocessing against torchvision's PIL and uint8-tensor paths (tests/data/'s images)
   python3 tools/net/torch_preprocess.py --portkern build/portkern tests/data/rgb.png tests/data/rgb.jpg \

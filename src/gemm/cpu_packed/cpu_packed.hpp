@@ -33,7 +33,7 @@
 //
 // Threads (OpenMP, `threads` at most)
 //   batch >= threads: whole problems per thread. Otherwise each problem is split into a tm x tn x tk
-//   grid (tk > 1 for small m, n and large k; partial products are reduced at the end), chosen by a
+//   grid (tk > 1 only where m has fewer MR tiles than threads; partial products are reduced at the end), chosen by a
 //   cost model of compute, packing and imbalance. Problems under ~32K multiply-adds run on one thread.
 //
 // When it wins
