@@ -25,8 +25,9 @@ struct GemmEpilogue {
     return {bias ? bias + i : nullptr, residual ? residual + i + j * ldc : nullptr, relu};
   }
 
-  // Applies it to rows x cols of C at c (the block this epilogue was taken `at`).
+  // Applies it to rows x cols of C at c (the block this epilogue was taken `at`); nothing when it is empty.
   void apply(std::int64_t rows, std::int64_t cols, T* c, std::int64_t ldc) const {
+    if (!any()) return;
     for (std::int64_t j = 0; j < cols; ++j) {
       T* cj = c + j * ldc;
       if (residual) {

@@ -59,8 +59,8 @@ void bias_residual_relu(Queue& queue, std::int64_t rows, std::int64_t channels, 
 std::string_view name(LayerPick pick) { return pick == LayerPick::tree ? "tree" : "timed"; }
 
 LayerPick parse_layer_pick(std::string_view text) {
-  if (text == "tree") return LayerPick::tree;
-  if (text == "timed") return LayerPick::timed;
+  for (LayerPick pick : {LayerPick::tree, LayerPick::timed})
+    if (text == name(pick)) return pick;
   throw Error("portkern::net::parse_layer_pick: unknown layer pick '" + std::string(text) + "' (tree or timed)");
 }
 

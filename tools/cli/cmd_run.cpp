@@ -95,7 +95,16 @@ void add_run(CLI::App& app) {
                   "How the library chooses each convolution's configuration: timed (each configuration the deployment "
                   "ships timed once at load, the fastest kept) or tree (the deployment's decision trees)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"timed", "tree"}));
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            try {
+              net::parse_layer_pick(value);
+              return "";
+            } catch (const Error& e) {
+              return e.what();
+            }
+          },
+          "PICK"));
   run->add_option("--weights", weights_file, "A safetensors file with torchvision's names (default: random, seed 1)")
       ->check(CLI::ExistingFile);
   add_output_option(*run, "--save-weights", save_weights, "Write the weights used as safetensors");

@@ -152,7 +152,7 @@ def main():
                 cmd = [args.portkern, "run", name, "--device", args.device, "--batch", str(args.batch), "--gemm", mode,
                        "--weights", str(weights), "--input", str(inputs), "--save-logits", str(logits),
                        "--repeats", str(args.repeats), "--json", str(out_json)]
-                if tf32 and mode != "portable":
+                if tf32:
                     cmd += ["--precision", "tf32"]
                 done = subprocess.run(cmd, capture_output=True, text=True)
                 if done.returncode != 0:

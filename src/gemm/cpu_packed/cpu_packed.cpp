@@ -104,7 +104,6 @@ using kernel::cpu::pack_b;
 template <class T>
 void serial_gemm(const MicroKernels<T>& ks, const Operands<T>& op, i64 i0, i64 m, i64 j0, i64 n, i64 p0, i64 k,
                  T beta, T* c, i64 ldc, const GemmEpilogue<T>& epilogue) {
-  const bool finish = epilogue.any();
   const auto& blk = ks.blocking;
   const i64 mr = blk.mr(), nr = blk.nr, L = blk.lanes;
   const i64 l2_elements = blk.mc * blk.kc;  // budget of the packed A block
@@ -169,7 +168,7 @@ void serial_gemm(const MicroKernels<T>& ks, const Operands<T>& op, i64 i0, i64 m
             }
             T* tile = c + (ic + ir) + (jc + jr) * ldc;
             ks.kernel(bcol, mv, w)(kc, ap, as, bp, bs, tile, ldc, op.alpha, bet, mlast);
-            if (finish && pc + kc == k) epilogue.at(ic + ir, jc + jr, ldc).apply(rows, w, tile, ldc);
+            if (pc + kc == k) epilogue.at(ic + ir, jc + jr, ldc).apply(rows, w, tile, ldc);
           }
         }
       }
@@ -314,7 +313,7 @@ void solve(const Operands<T>& op, i64 m, i64 n, i64 k, T beta, T* c, i64 ldc, in
   const MicroKernels<T>& ks = kernel::cpu::active_microkernels<T>();
   if (m == 1 || n == 1) {
     gemv(ks, op, m, n, k, beta, c, ldc, nt);
-    if (epilogue.any()) epilogue.apply(m, n, c, ldc);
+    epilogue.apply(m, n, c, ldc);
     return;
   }
   if (nt == 1) {
@@ -353,7 +352,7 @@ void solve(const Operands<T>& op, i64 m, i64 n, i64 k, T beta, T* c, i64 ldc, in
         const T* pj = partial + q * m * n + j * m;
         for (i64 i = 0; i < m; ++i) cj[i] += pj[i];
       }
-      if (epilogue.any()) epilogue.at(0, j, ldc).apply(m, 1, cj, ldc);
+      epilogue.at(0, j, ldc).apply(m, 1, cj, ldc);
     }
   }
 }
