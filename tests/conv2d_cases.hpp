@@ -249,7 +249,8 @@ inline const std::vector<ConvData>& conv_data() {
   return data;
 }
 
-// Runs `choice` (or, with pretransformed, conv2d_winograd on weights from winograd_transform_filter) on one
+// Runs `choice` (or, with pretransformed, conv2d_winograd on weights from winograd_transform_filter, or
+// gemm_1x1 / im2col on a filter from conv2d_pack_filter) on one
 // case on `q` (which other threads may share) and checks every output against the reference. Returns false
 // when the choice does not apply.
 inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice, bool pretransformed = false) {
@@ -275,10 +276,14 @@ inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice
     residual.upload(q, x.residual);
     d.residual = residual.data();
   }
-  if (pretransformed) {
+  if (pretransformed && choice.algorithm == "winograd") {
     const int tile = choice.config == "winograd/f2" ? 2 : 4;
     const WinogradFilter w = winograd_transform_filter(q, d.in_c, d.out_c, filter.data(), tile);
     conv2d_winograd(q, d, input.data(), w, output.data(), choice.precision);
+  } else if (pretransformed) {   // gemm_1x1, im2col: the filter packed once
+    const Conv2dPackedFilter packed = conv2d_pack_filter(q, d, filter.data());
+    q.fill(filter.data(), poison<float>, filter.size());   // the packed filter must not read the original
+    conv2d(q, d, input.data(), packed, output.data(), choice);
   } else {
     conv2d(q, d, input.data(), filter.data(), output.data(), choice);
   }

@@ -24,6 +24,37 @@ TEST(Conv2dCpuApi, WinogradWithPretransformedFilter) {
   check_all_cases(Device::cpu(), {"winograd", "winograd/f4"}, true);
 }
 
+// The GEMM-based algorithms with the filter packed once (conv2d_pack_filter): every case each applies to,
+// every configuration, both thread counts (one: the im2col chunks' GEMMs; two: panels or columns split).
+TEST(Conv2dCpuApi, GemmAlgorithmsWithPackedFilter) {
+  for (const char* config : {"gemm_1x1/default", "im2col/whole", "im2col/chunked"}) {
+    const std::string algorithm = std::string(config).substr(0, std::string(config).find('/'));
+    check_all_cases(Device::cpu(), {algorithm, config}, true);
+    for (const auto& x : conv_data()) {
+      Queue one(Device::cpu(), 1);
+      check_conv2d(one, x, {algorithm, config}, true);
+    }
+  }
+}
+
+TEST(Conv2dCpuApi, PackedFilterIsCheckedAgainstTheDescriptor) {
+  Queue q;
+  std::vector<float> in(512, 1), f(512, 1), out(512, 1);
+  const Conv2dDesc d = conv_desc(1, 6, 6, 2, 3, 3, 3, 1, 1, {1, 1, 1, 1});
+  const Conv2dPackedFilter packed = conv2d_pack_filter(q, d, f.data());
+  EXPECT_EQ(packed.out_c(), 3);
+  EXPECT_PORTKERN_ERROR(conv2d(q, conv_desc(1, 6, 6, 2, 4, 3, 3, 1, 1, {1, 1, 1, 1}), in.data(), packed, out.data()),
+                        "argument filter.out_c() = 3 must be desc.out_c = 4");
+  EXPECT_PORTKERN_ERROR(conv2d(q, conv_desc(1, 6, 6, 2, 3, 1, 1, 1, 1, {0, 0, 0, 0}), in.data(), packed, out.data()),
+                        "argument filter.window_h() = 3 must be desc.window_h = 1");
+  EXPECT_PORTKERN_ERROR(conv2d(q, d, in.data(), packed, out.data(), {"winograd", ""}),
+                        "a packed filter runs gemm_1x1 or im2col, not 'winograd/f");
+  EXPECT_PORTKERN_ERROR(conv2d(q, d, nullptr, packed, out.data()), "argument input = nullptr");
+  Conv2dDesc grouped = conv_desc(1, 6, 6, 2, 2, 3, 3, 1, 1, {1, 1, 1, 1});
+  grouped.groups = 2;
+  EXPECT_PORTKERN_ERROR(conv2d_pack_filter(q, grouped, f.data()), "argument desc.groups = 2 must be 1");
+}
+
 // Every precision runs the rule's picks (the CPU's GEMMs compute IEEE products at each) and Winograd's
 // pre-transformed path; a configuration of an arithmetic the precision does not allow is refused by name, on
 // every back end (the GPU's 3xTF32 implicit configurations are not instantiated here: the precision says no

@@ -48,7 +48,7 @@ void check_set(const MicroKernels<T>& set) {
                 for (std::int64_t i = 0; i < ldc; ++i)
                   if (i >= rows || beta == 0) c[j * ldc + i] = poison<T>;
               set.kernel(b_columns, vectors, cols)(k, a.data(), a_step, b.data(), b_step, c.data(), ldc, T(alpha),
-                                                   T(beta), last_rows);
+                                                   T(beta), last_rows, a.data(), 1);
               for (std::int64_t j = 0; j < cols; ++j)
                 for (std::int64_t i = 0; i < ldc; ++i) {
                   const T got = c[j * ldc + i];

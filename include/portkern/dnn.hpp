@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "portkern/gemm_packed.hpp"
 #include "portkern/precision.hpp"
 #include "portkern/runtime/buffer.hpp"
 #include "portkern/runtime/queue.hpp"
@@ -140,6 +141,35 @@ WinogradFilter winograd_transform_filter(Queue& queue, std::int64_t in_c, std::i
 // channel counts; its GEMMs at `precision`.
 void conv2d_winograd(Queue& queue, const Conv2dDesc& desc, const float* input, const WinogradFilter& filter,
                      float* output, Precision precision = Precision::accurate);
+
+// A filter packed once into the CPU GEMM's panels (portkern/gemm_packed.hpp), for the algorithms that run the
+// convolution as a GEMM by the filter, gemm_1x1 and im2col: their products stream the weights from memory with
+// prefetch instead of packing them on every call. Wins on layers with few output pixels (batch 1 at 14 x 14
+// and 7 x 7), where packing the weights cost as much as a third of the layer (docs/networks.md). On a GPU it
+// holds a copy of the filter.
+class Conv2dPackedFilter {
+ public:
+  Conv2dPackedFilter() = default;
+  std::int64_t window_h() const { return window_h_; }
+  std::int64_t window_w() const { return window_w_; }
+  std::int64_t in_c() const { return in_c_; }
+  std::int64_t out_c() const { return matrix_.m(); }
+  const GemmPackedA<float>& matrix() const { return matrix_; }   // out_c x (window_h * window_w * in_c)
+
+ private:
+  friend Conv2dPackedFilter conv2d_pack_filter(Queue&, const Conv2dDesc&, const float*);
+  std::int64_t window_h_ = 0, window_w_ = 0, in_c_ = 0;
+  GemmPackedA<float> matrix_;
+};
+
+// Packs the RSCK filter of `desc` (one group).
+Conv2dPackedFilter conv2d_pack_filter(Queue& queue, const Conv2dDesc& desc, const float* filter);
+
+// The convolution with a packed filter, whose window and channels must be the descriptor's. The algorithm is
+// the caller's (gemm_1x1 or im2col; another is an Error naming it) or else gemm_1x1 where it applies, im2col
+// elsewhere.
+void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const Conv2dPackedFilter& filter,
+            float* output, const Conv2dChoice& force = {});
 
 // ---- pooling ---------------------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 #include "portkern/blas.hpp"
 #include "portkern/dnn.hpp"
 #include "portkern/error.hpp"
+#include "portkern/gemm_packed.hpp"
 #include "portkern/net.hpp"
 #include "portkern/ops.hpp"
 #include "portkern/runtime/buffer.hpp"

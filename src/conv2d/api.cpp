@@ -83,4 +83,46 @@ void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const floa
       ->run(queue, choice.config, make_args(d, input, filter, output, choice.precision));
 }
 
+Conv2dPackedFilter conv2d_pack_filter(Queue& queue, const Conv2dDesc& desc, const float* filter) {
+  const Conv2dDesc d = conv2d_complete(desc);
+  require(d.groups == 1, "portkern::conv2d_pack_filter", "desc.groups", d.groups, "1 (a filter of one group)");
+  Conv2dPackedFilter packed;
+  packed.window_h_ = d.window_h;
+  packed.window_w_ = d.window_w;
+  packed.in_c_ = d.in_c;
+  // RSCK as a column-major out_c x (window_h * window_w * in_c) matrix, the GEMM-based algorithms' A
+  const std::int64_t width = checked_product({d.window_h, d.window_w, d.in_c}, "portkern::conv2d_pack_filter",
+                                             "window_h * window_w * in_c");
+  packed.matrix_ = gemm_pack_a(queue, Op::none, d.out_c, width, filter, d.out_c);
+  return packed;
+}
+
+void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const Conv2dPackedFilter& filter,
+            float* output, const Conv2dChoice& force) {
+  const Conv2dDesc d = conv2d_complete(desc);
+  require(filter.window_h() == d.window_h, conv2d_fn, "filter.window_h()", filter.window_h(),
+          "desc.window_h = " + std::to_string(d.window_h));
+  require(filter.window_w() == d.window_w, conv2d_fn, "filter.window_w()", filter.window_w(),
+          "desc.window_w = " + std::to_string(d.window_w));
+  require(filter.in_c() == d.in_c, conv2d_fn, "filter.in_c()", filter.in_c(), "desc.in_c = " + std::to_string(d.in_c));
+  require(filter.out_c() == d.out_c, conv2d_fn, "filter.out_c()", filter.out_c(),
+          "desc.out_c = " + std::to_string(d.out_c));
+  Conv2dChoice choice = force;
+  if (choice.algorithm.empty() && choice.config.empty())
+    choice.algorithm = conv2d_not_applicable(queue.device(), d, "gemm_1x1", "gemm_1x1/default").empty() ? "gemm_1x1"
+                                                                                                          : "im2col";
+  choice = resolve(queue.device(), d, choice);
+  if (choice.algorithm != "gemm_1x1" && choice.algorithm != "im2col")
+    fail(conv2d_fn, "a packed filter runs gemm_1x1 or im2col, not '" +
+                        (choice.config.empty() ? choice.algorithm : choice.config) + "'");
+  check_pointers(queue, d, input, filter.matrix().data(), output);
+  if (const std::string why = conv2d_not_applicable(queue.device(), d, choice.algorithm, choice.config,
+                                                    choice.precision);
+      !why.empty())
+    fail(conv2d_fn, "cannot use '" + choice.config + "' for this descriptor: " + why);
+  ConvArgs args = make_args(d, input, nullptr, output, choice.precision);
+  args.packed_filter = &filter.matrix();
+  find_conv2d_algorithm(choice.algorithm)->run(queue, choice.config, args);
+}
+
 }  // namespace portkern

@@ -9,6 +9,13 @@
 
 namespace portkern::conv2d_impl {
 
+}  // namespace portkern::conv2d_impl
+namespace portkern {
+template <class T>
+class GemmPackedA;
+}  // namespace portkern
+namespace portkern::conv2d_impl {
+
 struct ConvArgs {
   std::int64_t batch, in_h, in_w, in_c, out_c;
   std::int64_t window_h, window_w, stride_h, stride_w, pad_top, pad_left, dilation_h, dilation_w;
@@ -21,6 +28,8 @@ struct ConvArgs {
   const float* residual;   // the output's shape, or nullptr
   bool relu;
   Precision precision = Precision::accurate;   // of the GEMMs an algorithm calls (portkern/precision.hpp)
+  // The filter packed once (conv2d_pack_filter), or nullptr: gemm_1x1 and im2col multiply by it instead.
+  const GemmPackedA<float>* packed_filter = nullptr;
 };
 
 // The epilogue: an accumulated value of output channel k, plus its bias, then ReLU.

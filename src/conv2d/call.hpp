@@ -47,16 +47,20 @@ inline void bias_relu(const Queue& q, const ConvArgs& a, std::int64_t row_begin,
 
 // Output pixels [pixel_begin, pixel_end) = the filter (out_c x width, ld out_c) times `columns` (width x pixels,
 // ld width), then the epilogue: fused into the GEMM where its family applies it to each tile in cache
-// (gemm/fused.hpp), else as a pass after it.
+// (gemm/fused.hpp), else as a pass after it. A filter packed once (a.packed_filter) is multiplied by as such.
 inline void gemm_then_epilogue(Queue& q, const ConvArgs& a, std::int64_t pixel_begin, std::int64_t pixel_end,
                                std::int64_t width, const float* columns) {
   const std::int64_t offset = pixel_begin * a.out_c;
   const gemm_impl::GemmEpilogue<float> epilogue{a.bias, a.residual ? a.residual + offset : nullptr, a.relu};
   // Column-major: output (out_c x pixels) = filter (out_c x width) * columns (width x pixels).
-  if (!gemm_impl::gemm_with_epilogue(q, Op::none, Op::none, a.out_c, pixel_end - pixel_begin, width, 1.f, a.filter,
+  const bool fused =
+      a.packed_filter
+          ? gemm_impl::gemm_packed_with_epilogue(q, Op::none, pixel_end - pixel_begin, 1.f, *a.packed_filter, columns,
+                                                 width, 0.f, a.output + offset, a.out_c, epilogue, a.precision)
+          : gemm_impl::gemm_with_epilogue(q, Op::none, Op::none, a.out_c, pixel_end - pixel_begin, width, 1.f, a.filter,
                                      a.out_c, columns, width, 0.f, a.output + offset, a.out_c, epilogue,
-                                     {"", "", a.precision}))
-    bias_relu(q, a, pixel_begin, pixel_end);
+                                     {"", "", a.precision});
+  if (!fused) bias_relu(q, a, pixel_begin, pixel_end);
 }
 
 // The call's own scratch block of `floats` floats (see runtime/scratch.hpp), held until it returns.

@@ -6,6 +6,7 @@
 
 #include "gemm/args.hpp"
 #include "portkern/blas.hpp"
+#include "portkern/gemm_packed.hpp"
 
 namespace portkern::gemm_impl {
 
@@ -13,5 +14,11 @@ namespace portkern::gemm_impl {
 bool gemm_with_epilogue(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
                         float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float beta,
                         float* c, std::int64_t ldc, const GemmEpilogue<float>& epilogue, const GemmChoice& force);
+
+// portkern::gemm_packed with an epilogue (the CPU's prepacked path always applies it); float products only.
+template <class T>
+bool gemm_packed_with_epilogue(Queue& queue, Op trans_b, std::int64_t n, T alpha, const GemmPackedA<T>& a,
+                               const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc,
+                               const GemmEpilogue<T>& epilogue, Precision precision);
 
 }  // namespace portkern::gemm_impl

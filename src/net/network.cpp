@@ -66,7 +66,8 @@ LayerPick parse_layer_pick(std::string_view text) {
 
 namespace {
 
-// A convolution's call with one configuration, its filter transformed once where the configuration wants it.
+// A convolution's call with one configuration, its filter transformed (Winograd) or packed (GEMM-based
+// algorithms on the CPU) once where the configuration wants it.
 std::function<void()> conv_call(Queue& q, const Conv2dDesc& d, const float* input, const float* filter,
                                 float* output, const Conv2dChoice& choice) {
   if (choice.algorithm == "winograd") {
@@ -75,6 +76,14 @@ std::function<void()> conv_call(Queue& q, const Conv2dDesc& d, const float* inpu
     return [&q, d, input, w, output, precision = choice.precision] {
       conv2d_winograd(q, d, input, *w, output, precision);
     };
+  }
+  // The GEMM-based algorithms multiply by weights packed once, where the CPU's packed GEMM is the queue's
+  // family (not with `--gemm portable`, whose products are the single-source family's).
+  const bool packs = q.device().is_cpu() && (q.gemm_family().empty() || q.gemm_family() == "cpu_packed") &&
+                     (choice.algorithm == "gemm_1x1" || choice.algorithm == "im2col");
+  if (packs) {
+    auto packed = std::make_shared<Conv2dPackedFilter>(conv2d_pack_filter(q, d, filter));
+    return [&q, d, input, packed, output, choice] { conv2d(q, d, input, *packed, output, choice); };
   }
   return [&q, d, input, filter, output, choice] { conv2d(q, d, input, filter, output, choice); };
 }

@@ -13,6 +13,7 @@
 #include "bench/vendor_figures.hpp"
 #include "bench/vendor_gemm.hpp"
 #include "portkern/blas.hpp"
+#include "portkern/gemm_packed.hpp"
 #include "portkern/runtime/buffer.hpp"
 
 namespace portkern::bench {
@@ -74,9 +75,25 @@ nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions&
     }
   }
 
+  // --packed: A packed once per operand set (as MKL's cblas_sgemm_pack, not timed), the products timed.
+  std::vector<GemmPackedA<T>> packs;
+  Call packed_call;
+  if (options.packed) {
+    if (s.batch != 1) fail("portkern bench gemm", "--packed takes shapes of batch 1");
+    for (int i = 0; i < ops.sets; ++i) {
+      const GemmOperands<T> g = ops.set(i);
+      packs.push_back(gemm_pack_a(q, g.ta ? Op::trans : Op::none, g.m, g.k, g.a, g.lda));
+    }
+    packed_call = [&q, &packs, &ops, precision](const GemmOperands<T>& g) {
+      gemm_packed(q, g.tb ? Op::trans : Op::none, g.n, g.alpha, packs[std::size_t((g.a - ops.a.data()) / ops.size_a)],
+                  g.b, g.ldb, g.beta, g.c, g.ldc, precision);
+    };
+    used = {"packed", "gemm_packed", precision};
+  }
+
   // Contenders: portkern's choice, [the library's pick, when a family or configuration was asked for], every
   // vendor.
-  std::vector<Contender> contenders = {{timed(portkern_call(used)), nullptr}};
+  std::vector<Contender> contenders = {{timed(options.packed ? packed_call : portkern_call(used)), nullptr}};
   if (versus_library)
     contenders.push_back({timed(portkern_call({library.family, library.config, precision})), nullptr});
   std::vector<VendorFigure> figures;
@@ -87,7 +104,7 @@ nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions&
     figures.push_back({v.name, v.precision, v.kernel, 0, 0, error_of(bound)});
     contenders.push_back({timed(bound), v.rest});
   }
-  const double error = error_of(portkern_call(used));
+  const double error = error_of(options.packed ? packed_call : portkern_call(used));
   const ContestResult result = contest(q, contenders, contest_options);
   const std::size_t first_vendor = contenders.size() - figures.size();
   for (std::size_t i = 0; i < figures.size(); ++i) {

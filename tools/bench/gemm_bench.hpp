@@ -19,6 +19,7 @@ struct GemmBenchOptions {
   bool double_precision = false;
   Precision precision = Precision::accurate;   // of float products (portkern/precision.hpp)
   bool quick = true;        // shorter samples
+  bool packed = false;      // portkern's products through gemm_packed, A packed once per operand set (untimed)
 };
 
 // {"device": ..., "rows": [{"op", "m", "n", "k", "batch", "trans_a", "trans_b", "family", "config", "gflops",

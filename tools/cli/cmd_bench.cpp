@@ -34,7 +34,7 @@ void add_bench(CLI::App& app) {
   auto* gemm = bench->add_subcommand("gemm", "GEMM vs OpenBLAS/oneDNN (CPU) or cuBLAS (GPU), same data, same run");
   static std::string gemm_device = "cpu", set = "square", shapes_file, family, config, gemm_json;
   static int gemm_threads = 0;
-  static bool use_double = false, gemm_full = false;
+  static bool use_double = false, gemm_full = false, gemm_packed = false;
   add_device_option(*gemm, gemm_device);
   gemm->add_option("--set", set, "square, pow2, seed, nets, nets-quick, or ladder (seed 002's optimisation ladder)")
       ->capture_default_str();
@@ -48,6 +48,10 @@ void add_bench(CLI::App& app) {
   static std::string gemm_precision = "accurate";
   add_precision_option(*gemm, gemm_precision);
   gemm->add_flag("--full", gemm_full, "Longer samples");
+  gemm->add_flag("--packed", gemm_packed,
+                 "Time portkern's gemm_packed: A packed once per operand set (not timed), as MKL's packed API")
+      ->excludes(gemm->get_option("--family"))
+      ->excludes(gemm->get_option("--config"));
   add_output_option(*gemm, "--json", gemm_json, "Also write the rows as JSON to this file");
   gemm->callback([] {
     const Device d = Device::parse(gemm_device);
@@ -67,6 +71,7 @@ void add_bench(CLI::App& app) {
     options.double_precision = use_double;
     options.precision = *parse_precision(gemm_precision);
     options.quick = !gemm_full;
+    options.packed = gemm_packed;
     const auto result = bench::bench_gemm(d, options);
     bench::print_gemm(result);
     if (!gemm_json.empty()) write_json(gemm_json, result);

@@ -31,24 +31,29 @@ struct Im2col {
     const bool row_inside = iy >= 0 && iy < a.in_h;
     const float* image_row = a.input + (n * a.in_h + (row_inside ? iy : 0)) * a.in_w * a.in_c;
     float* dst = cols + (t - row_begin) * a.out_w * width + r * span;
+    // The group's items [j0, j_end) cross the window columns s_first.. (one division per group).
+    const std::int64_t j_end = span < j0 + items ? span : j0 + items, s_first = j0 / a.in_c;
     for (std::int64_t ox = 0; ox < a.out_w; ++ox) {
       const std::int64_t ix0 = ox * a.stride_w - a.pad_left;
+      float* to = dst + ox * width + j0;
       // Interior windows (no padding, no dilation): the window row is one contiguous run of the input —
-      // a uniform branch to a plain copy, without the per-element division and bounds checks.
+      // a uniform branch to a plain copy, without the bounds checks.
       if (row_inside && a.dilation_w == 1 && ix0 >= 0 && ix0 + a.window_w <= a.in_w) {
-        const float* src = image_row + ix0 * a.in_c;
-        g.for_each_item([&](kernel::Item item) {
-          const std::int64_t j = j0 + item.x;
-          if (j < span) dst[ox * width + j] = src[j];
-        });
+        const float* src = image_row + ix0 * a.in_c + j0;
+        g.for_each_item_below(j_end - j0, [&](kernel::Item item) { to[item.x] = src[item.x]; });
         continue;
       }
-      g.for_each_item([&](kernel::Item item) {
-        const std::int64_t j = j0 + item.x;
-        if (j >= span) return;
-        const std::int64_t s = j / a.in_c, c = j - s * a.in_c, ix = ix0 + s * a.dilation_w;
-        dst[ox * width + j] = row_inside && ix >= 0 && ix < a.in_w ? image_row[ix * a.in_c + c] : 0.f;
-      });
+      // Elsewhere window column by window column: a run of in_c channels, or zeros outside the image.
+      for (std::int64_t s = s_first; s * a.in_c < j_end; ++s) {
+        const std::int64_t ix = ix0 + s * a.dilation_w, first = s * a.in_c;
+        const bool inside = row_inside && ix >= 0 && ix < a.in_w;
+        const int lo = int((first > j0 ? first : j0) - j0);
+        const int hi = int((first + a.in_c < j_end ? first + a.in_c : j_end) - j0);
+        const float* src = image_row + ix * a.in_c - first + j0;   // src[x]: channel j0 + x - first of column ix
+        g.for_each_item_below(hi, [&](kernel::Item item) {
+          if (item.x >= lo) to[item.x] = inside ? src[item.x] : 0.f;
+        });
+      }
     }
   }
 };

@@ -167,7 +167,7 @@ void serial_gemm(const MicroKernels<T>& ks, const Operands<T>& op, i64 i0, i64 m
               as = mv * L;
             }
             T* tile = c + (ic + ir) + (jc + jr) * ldc;
-            ks.kernel(bcol, mv, w)(kc, ap, as, bp, bs, tile, ldc, op.alpha, bet, mlast);
+            ks.kernel(bcol, mv, w)(kc, ap, as, bp, bs, tile, ldc, op.alpha, bet, mlast, ap, 0);
             if (pc + kc == k) epilogue.at(ic + ir, jc + jr, ldc).apply(rows, w, tile, ldc);
           }
         }

@@ -56,7 +56,7 @@ struct Y<double> {
 struct Avx2Kernel {
 template <class T, int MV, int NC, bool BCOL>
 static void run(i64 kc, const T* __restrict a, i64 as, const T* __restrict b, i64 bs, T* __restrict c, i64 ldc,
-                T alpha, T beta, int mlast) {
+                T alpha, T beta, int mlast, const T* prefetch, i64 prefetch_step) {
   using W = Y<T>;
   using V = typename W::V;
   constexpr int L = W::L;
@@ -68,6 +68,7 @@ static void run(i64 kc, const T* __restrict a, i64 as, const T* __restrict b, i6
 
 #pragma GCC unroll 4
   for (i64 p = 0; p < kc; ++p) {
+    _mm_prefetch(reinterpret_cast<const char*>(prefetch + p * prefetch_step), _MM_HINT_T2);
     V av[MV];
 #pragma GCC unroll 8
     for (int v = 0; v < MV; ++v) av[v] = W::load(a + v * L);

@@ -19,11 +19,12 @@ using i64 = std::int64_t;
 struct GenericKernel {
   template <class T, int MV, int NC, bool BColumns>
   static void run(i64 k, const T* __restrict a, i64 a_step, const T* __restrict b, i64 b_step, T* __restrict c,
-                  i64 ldc, T alpha, T beta, int last_rows) {
+                  i64 ldc, T alpha, T beta, int last_rows, const T* prefetch, i64 prefetch_step) {
     constexpr int lanes = 16 / int(sizeof(T));
     constexpr int mr = MV * lanes;
     T acc[NC][mr] = {};
     for (i64 p = 0; p < k; ++p) {
+      __builtin_prefetch(prefetch + p * prefetch_step, 0, 1);
       for (int j = 0; j < NC; ++j) {
         const T bj = BColumns ? b[j * b_step] : b[j];
 #pragma GCC ivdep

@@ -332,7 +332,7 @@ class Fragment {
       const std::int64_t width = round_up_to(rows, lanes), vectors = width / lanes;
       set.kernel(b_columns, int(vectors), int(cols))(length, a.a + ir * a.depth + p0 * width, width, b, b_step,
                                                      target_ + jr * ld_ + ir, ld_, out_.alpha, beta,
-                                                     int(rows - (vectors - 1) * lanes));
+                                                     int(rows - (vectors - 1) * lanes), a.a, 0);
     }
   }
 

@@ -15,6 +15,9 @@
 //   c, ldc     column-major C; rows and cols of it are written, nothing else
 //   alpha, beta  beta == 0: C is not read (NaN in C does not propagate)
 //   last_rows  rows in the last vector, 1..lanes: rows = (vectors - 1) * lanes + last_rows
+//   prefetch, prefetch_step  at step p the line at prefetch + p * prefetch_step is requested into L2: the
+//              next panel of an A packed ahead of time (gemm_packed) streams in while this one is multiplied.
+//              A hint only, never dereferenced; step 0 with any address (a) asks for nothing new.
 //
 // A kernel set per ISA holds one kernel per (b_columns, vectors <= Blocking::vectors, cols <= Blocking::nr),
 // the ISA's block sizes, and optionally its own versions of the frame's packing and GEMV routines.
@@ -30,7 +33,8 @@ namespace portkern::kernel::cpu {
 
 template <class T>
 using MicroKernel = void (*)(std::int64_t k, const T* a, std::int64_t a_step, const T* b, std::int64_t b_step, T* c,
-                             std::int64_t ldc, T alpha, T beta, int last_rows);
+                             std::int64_t ldc, T alpha, T beta, int last_rows, const T* prefetch,
+                             std::int64_t prefetch_step);
 
 // The frame's routines an ISA may provide (nullptr: the frame's portable C++).
 //   pack_columns:    column p of src (rows contiguous, p-th at src + p*ld) into panels of mr rows; panel r

@@ -1,0 +1,46 @@
+// cpu_packed with A packed ahead of time: the CPU side of portkern::gemm_pack_a / gemm_packed
+// (portkern/gemm_packed.hpp), as MKL's cblas_sgemm_pack / cblas_sgemm_compute.
+//
+// What it computes
+//   Column-major C = alpha * op(A) * op(B) + beta * C, then the epilogue (gemm/args.hpp), where op(A) (m x k)
+//   was packed once by pack_whole_a and op(B) (k x n) is read in place.
+//
+// Layout of the packed A: depth blocks of `kc` (the last shorter); block b holds every MR-row panel of
+//   op(A)[:, b*kc : b*kc + kc_b] as cpu_packed's pack_a lays out one block (panel r at r * MR * kc_b, element
+//   (i, p) at [p * w + i], w = the panel's rows rounded up to whole vectors, zeros below). Block b starts at
+//   b * kc * round_up(m, MR). A tail of padding keeps the prefetch of the last panel inside the allocation.
+//
+// Loops (per thread: a range of panels and of columns)
+//   for jc (columns, NC so that a kc x NC block of B stays in L2)
+//     for each depth block
+//       for each panel of A (kc x MR from memory, then L2)
+//         for jr (NR columns of B in place): micro-kernel, which prefetches the next panel into L2, one cache
+//         line per step of k, spread over the first calls of the panel
+//   The packing step of the ordinary path is gone, and the panels stream in behind the multiply; with few
+//   columns (batch-1 convolutions: n = 49, 196) that packing cost as much as a third of the time.
+//   512 x 49 x 4608, A from memory, 2 Xeon cores: 208 GFLOP/s without the prefetch, 278-333 with it.
+#pragma once
+
+#include <cstdint>
+
+#include "gemm/args.hpp"
+#include "portkern/gemm_packed.hpp"
+
+namespace portkern::gemm_impl::cpu_packed {
+
+using PackedLayout = GemmPanelLayout;
+
+// The layout cpu_packed's active kernel set uses for an m x k op(A) of T.
+template <class T>
+PackedLayout packed_layout(std::int64_t m, std::int64_t k);
+
+// Packs op(A) (trans_a: A is k x m, else m x k; column-major, lda) into dst (layout.elements elements).
+template <class T>
+void pack_whole_a(const PackedLayout& layout, bool trans_a, const T* a, std::int64_t lda, T* dst, int threads);
+
+// C = alpha * packed op(A) * op(B) + beta * C, then the epilogue; n >= 1, m, k of the layout >= 1.
+template <class T>
+void run_prepacked(const PackedLayout& layout, const T* packed, bool trans_b, std::int64_t n, T alpha, const T* b,
+                   std::int64_t ldb, T beta, T* c, std::int64_t ldc, int threads, const GemmEpilogue<T>& epilogue);
+
+}  // namespace portkern::gemm_impl::cpu_packed
