@@ -122,9 +122,7 @@ TEST(GemmCpuApi, EpilogueIsFusedWhereTheFamilySaysSo) {
         const auto residual = random_vector<float>(std::size_t(ldc * s.n), 4);
         auto c = random_vector<float>(std::size_t(ldc * s.n), 5);
         const auto c0 = c;
-        for (std::int64_t j = 0; j < s.n; ++j)
-          for (std::int64_t i = 0; i < ldc; ++i)
-            if (i >= s.m || beta == 0.f) c[std::size_t(j * ldc + i)] = poison<float>;
+        poison_unread(c, s.m, s.n, ldc, beta != 0.f);
         const gemm_impl::GemmEpilogue<float> epilogue{bias_on ? bias.data() : nullptr,
                                                       residual_on ? residual.data() : nullptr, relu};
         const bool fused = gemm_impl::gemm_with_epilogue(q, Op::none, Op::none, s.m, s.n, s.k, 1.25f, a.data(),

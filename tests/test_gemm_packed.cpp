@@ -25,9 +25,7 @@ void check_packed(const Case& s, bool ta, bool tb, T alpha, T beta, int threads,
   const auto residual = random_vector<T>(std::size_t(ldc * s.n), 14);
   auto c = random_vector<T>(std::size_t(ldc * s.n), 15);
   const auto c0 = c;
-  for (std::int64_t j = 0; j < s.n; ++j)
-    for (std::int64_t i = 0; i < ldc; ++i)
-      if (i >= s.m || beta == T(0)) c[std::size_t(j * ldc + i)] = poison<T>;
+  poison_unread(c, s.m, s.n, ldc, beta != T(0));
   auto a_at = [&](std::int64_t i, std::int64_t p) { return double(ta ? a[std::size_t(p + i * lda)] : a[std::size_t(i + p * lda)]); };
   auto b_at = [&](std::int64_t p, std::int64_t j) { return double(tb ? b[std::size_t(j + p * ldb)] : b[std::size_t(p + j * ldb)]); };
   std::vector<double> want(std::size_t(s.m * s.n)), magnitude(std::size_t(s.m * s.n));

@@ -28,6 +28,15 @@ std::vector<T> random_vector(std::size_t count, unsigned seed) {
 template <class T>
 constexpr T poison = std::numeric_limits<T>::quiet_NaN();
 
+// A column-major rows x cols C with leading dimension ld: poisoned in its padding rows, and everywhere when
+// it must not be read (beta == 0), so that a product that writes past C or reads it shows.
+template <class T>
+void poison_unread(std::vector<T>& c, std::int64_t rows, std::int64_t cols, std::int64_t ld, bool read) {
+  for (std::int64_t j = 0; j < cols; ++j)
+    for (std::int64_t i = 0; i < ld; ++i)
+      if (i >= rows || !read) c[std::size_t(j * ld + i)] = poison<T>;
+}
+
 // A parameterised test's name from its choice's configuration ("tiled/r4a1c4_wg16x16_global" ->
 // "tiled_r4a1c4_wg16x16_global"): tests are named by configuration.
 struct ConfigName {

@@ -29,6 +29,16 @@ Conv2dChoice resolve(const Device& device, const Conv2dDesc& d, const Conv2dChoi
   return choice;
 }
 
+// Runs `choice` (resolved) with `args` once the registry says it applies to `d`; an Error naming it otherwise.
+void run_applicable(Queue& queue, const Conv2dDesc& d, const Conv2dChoice& choice, const ConvArgs& args) {
+  if (const std::string why = conv2d_not_applicable(queue.device(), d, choice.algorithm, choice.config,
+                                                    choice.precision);
+      !why.empty())
+    fail(conv2d_fn, "cannot use '" + (choice.config.empty() ? choice.algorithm : choice.config) +
+                        "' for this descriptor: " + why);
+  find_conv2d_algorithm(choice.algorithm)->run(queue, choice.config, args);
+}
+
 }  // namespace
 
 std::vector<std::string> conv2d_algorithms() {
@@ -74,13 +84,7 @@ void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const floa
   const Conv2dDesc d = conv2d_complete(desc);
   check_pointers(queue, d, input, filter, output);
   const Conv2dChoice choice = resolve(queue.device(), d, force);
-  if (const std::string why = conv2d_not_applicable(queue.device(), d, choice.algorithm, choice.config,
-                                                    choice.precision);
-      !why.empty())
-    fail(conv2d_fn, "cannot use '" + (choice.config.empty() ? choice.algorithm : choice.config) +
-                        "' for this descriptor: " + why);
-  find_conv2d_algorithm(choice.algorithm)
-      ->run(queue, choice.config, make_args(d, input, filter, output, choice.precision));
+  run_applicable(queue, d, choice, make_args(d, input, filter, output, choice.precision));
 }
 
 Conv2dPackedFilter conv2d_pack_filter(Queue& queue, const Conv2dDesc& desc, const float* filter) {
@@ -116,13 +120,9 @@ void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const Conv
     fail(conv2d_fn, "a packed filter runs gemm_1x1 or im2col, not '" +
                         (choice.config.empty() ? choice.algorithm : choice.config) + "'");
   check_pointers(queue, d, input, filter.matrix().data(), output);
-  if (const std::string why = conv2d_not_applicable(queue.device(), d, choice.algorithm, choice.config,
-                                                    choice.precision);
-      !why.empty())
-    fail(conv2d_fn, "cannot use '" + choice.config + "' for this descriptor: " + why);
   ConvArgs args = make_args(d, input, nullptr, output, choice.precision);
   args.packed_filter = &filter.matrix();
-  find_conv2d_algorithm(choice.algorithm)->run(queue, choice.config, args);
+  run_applicable(queue, d, choice, args);
 }
 
 }  // namespace portkern

@@ -4,6 +4,7 @@
 #include <string>
 #include <type_traits>
 
+#include "gemm/checks.hpp"
 #include "gemm/deployment.hpp"
 #include "gemm/fused.hpp"
 #include "gemm/registry.hpp"
@@ -15,16 +16,10 @@
 
 namespace portkern {
 
-namespace {
-
-constexpr const char* fn = "portkern::gemm";
-
-std::string at_least(const char* what, std::int64_t value) {
-  return ">= " + std::string(what) + " = " + std::to_string(value);
-}
+namespace gemm_impl {
 
 template <class T>
-void check_arguments(const Queue& queue, bool ta, bool tb, const gemm_impl::GemmArgs<T>& p) {
+void check_gemm_arguments(const Queue& queue, bool ta, bool tb, const GemmArgs<T>& p, const char* fn) {
   require(p.m >= 0, fn, "m", p.m, ">= 0");
   require(p.n >= 0, fn, "n", p.n, ">= 0");
   require(p.k >= 0, fn, "k", p.k, ">= 0");
@@ -50,7 +45,18 @@ void check_arguments(const Queue& queue, bool ta, bool tb, const gemm_impl::Gemm
     queue.check_pointer(p.a, fn, "a");
     queue.check_pointer(p.b, fn, "b");
   }
+  if (p.epilogue.bias) queue.check_pointer(p.epilogue.bias, fn, "epilogue.bias");
+  if (p.epilogue.residual) queue.check_pointer(p.epilogue.residual, fn, "epilogue.residual");
 }
+template void check_gemm_arguments<float>(const Queue&, bool, bool, const GemmArgs<float>&, const char*);
+template void check_gemm_arguments<double>(const Queue&, bool, bool, const GemmArgs<double>&, const char*);
+
+}  // namespace gemm_impl
+
+namespace {
+
+
+constexpr const char* fn = "portkern::gemm";
 
 template <class T>
 void scale(Queue& queue, const gemm_impl::GemmArgs<T>& p) {
@@ -85,10 +91,8 @@ bool run_gemm(Queue& queue, bool ta, bool tb, gemm_impl::GemmArgs<T> p, const Ge
   constexpr bool fp64 = std::is_same_v<T, double>;
   const Precision precision = fp64 ? Precision::accurate : force.precision;
   p.precision = precision;
-  check_arguments(queue, ta, tb, p);
+  gemm_impl::check_gemm_arguments(queue, ta, tb, p, fn);
   if (p.m == 0 || p.n == 0 || p.batch == 0) return true;
-  if (p.epilogue.bias) queue.check_pointer(p.epilogue.bias, fn, "epilogue.bias");
-  if (p.epilogue.residual) queue.check_pointer(p.epilogue.residual, fn, "epilogue.residual");
   if (p.k == 0 || p.alpha == T(0)) {
     if (p.beta != T(1)) scale(queue, p);
     return false;

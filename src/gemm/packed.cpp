@@ -2,21 +2,15 @@
 // (gemm/cpu_packed/prepacked.hpp) or, on a GPU, portkern::gemm on a copy of A.
 #include <algorithm>
 
+#include "gemm/checks.hpp"
 #include "gemm/cpu_packed/prepacked.hpp"
 #include "gemm/fused.hpp"
+#include "gemm/scale.hpp"
 #include "portkern/checked.hpp"
 #include "portkern/error.hpp"
 #include "portkern/gemm_packed.hpp"
 
 namespace portkern {
-
-namespace {
-
-std::string at_least(const char* what, std::int64_t value) {
-  return ">= " + std::string(what) + " = " + std::to_string(value);
-}
-
-}  // namespace
 
 template <class T>
 GemmPackedA<T> gemm_pack_a(Queue& queue, Op trans_a, std::int64_t m, std::int64_t k, const T* a, std::int64_t lda) {
@@ -25,7 +19,7 @@ GemmPackedA<T> gemm_pack_a(Queue& queue, Op trans_a, std::int64_t m, std::int64_
   require(k >= 0, fn, "k", k, ">= 0");
   const bool ta = trans_a == Op::trans;
   const std::int64_t rows = std::max<std::int64_t>(1, ta ? k : m), cols = ta ? m : k;
-  require(lda >= rows, fn, "lda", lda, at_least(ta ? "max(1, k)" : "max(1, m)", rows));
+  require(lda >= rows, fn, "lda", lda, gemm_impl::at_least(ta ? "max(1, k)" : "max(1, m)", rows));
   GemmPackedA<T> packed;
   packed.m_ = m;
   packed.k_ = k;
@@ -53,28 +47,19 @@ template <class T>
 bool gemm_packed_with_epilogue(Queue& queue, Op trans_b, std::int64_t n, T alpha, const GemmPackedA<T>& a,
                                const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc,
                                const GemmEpilogue<T>& epilogue, Precision precision) {
-  constexpr const char* fn = "portkern::gemm_packed";
   const std::int64_t m = a.m(), k = a.k();
   const bool tb = trans_b == Op::trans;
-  require(n >= 0, fn, "n", n, ">= 0");
-  const std::int64_t rows_b = std::max<std::int64_t>(1, tb ? n : k);
-  require(ldb >= rows_b, fn, "ldb", ldb, at_least(tb ? "max(1, n)" : "max(1, k)", rows_b));
-  require(ldc >= std::max<std::int64_t>(1, m), fn, "ldc", ldc, at_least("max(1, m)", std::max<std::int64_t>(1, m)));
+  // The checks of every GEMM, A being the packed panels (leading dimension m).
+  GemmArgs<T> p{m, n, k, alpha, a.data(), std::max<std::int64_t>(1, m), 0, b, ldb, 0, beta, c, ldc, 0, 1};
+  p.epilogue = epilogue;
+  check_gemm_arguments(queue, false, tb, p, "portkern::gemm_packed");
   if (m == 0 || n == 0) return true;
-  if (!(a.device() == queue.device()) && (a.panels() || a.k() > 0))
-    fail(fn, "the packed matrix was made for " + a.device().name() + ", the queue runs on " + queue.device().name());
-  checked_bytes(checked_matrix_extent(m, n, ldc, 0, 1, fn, "c"), sizeof(T), fn, "c");
-  queue.check_pointer(c, fn, "c");
-  if (k > 0 && alpha != T(0)) {
-    checked_bytes(checked_matrix_extent(tb ? n : k, tb ? k : n, ldb, 0, 1, fn, "b"), sizeof(T), fn, "b");
-    queue.check_pointer(b, fn, "b");
-  }
-  if (epilogue.bias) queue.check_pointer(epilogue.bias, fn, "epilogue.bias");
-  if (epilogue.residual) queue.check_pointer(epilogue.residual, fn, "epilogue.residual");
+  if (k > 0 && !(a.device() == queue.device()))
+    fail("portkern::gemm_packed",
+         "the packed matrix was made for " + a.device().name() + ", the queue runs on " + queue.device().name());
   if (queue.device().is_cpu()) {
-    if (k == 0 || alpha == T(0)) {   // no panels to read (k == 0 packs none)
-      for (std::int64_t j = 0; j < n; ++j)
-        for (std::int64_t i = 0; i < m; ++i) c[i + j * ldc] = beta == T(0) ? T(0) : beta * c[i + j * ldc];
+    if (k == 0 || alpha == T(0)) {   // no panels to read: C = beta * C
+      scale_cpu(queue, ScaleMatrix<T>{m, n, beta, c, ldc, 0}, 1);
       epilogue.apply(m, n, c, ldc);
       return true;
     }

@@ -127,12 +127,6 @@ void pack_whole_a(const PackedLayout& l, bool trans_a, const T* a, std::int64_t 
 template <class T>
 void run_prepacked(const PackedLayout& l, const T* packed, bool trans_b, std::int64_t n, T alpha, const T* b,
                    std::int64_t ldb, T beta, T* c, std::int64_t ldc, int threads, const GemmEpilogue<T>& epilogue) {
-  if (l.k == 0 || alpha == T(0)) {
-    for (i64 j = 0; j < n; ++j)
-      for (i64 i = 0; i < l.m; ++i) c[i + j * ldc] = beta == T(0) ? T(0) : beta * c[i + j * ldc];
-    epilogue.apply(l.m, n, c, ldc);
-    return;
-  }
   const MicroKernels<T>& ks = kernels_of<T>(l);
   const i64 panels = l.padded_m / l.mr, col_tiles = ceil_div(n, ks.blocking.nr);
   int nt = std::max(1, threads);

@@ -38,7 +38,8 @@ PackedLayout packed_layout(std::int64_t m, std::int64_t k);
 template <class T>
 void pack_whole_a(const PackedLayout& layout, bool trans_a, const T* a, std::int64_t lda, T* dst, int threads);
 
-// C = alpha * packed op(A) * op(B) + beta * C, then the epilogue; n >= 1, m, k of the layout >= 1.
+// C = alpha * packed op(A) * op(B) + beta * C, then the epilogue; n, m and k of the layout >= 1, alpha != 0
+// (the caller scales C otherwise).
 template <class T>
 void run_prepacked(const PackedLayout& layout, const T* packed, bool trans_b, std::int64_t n, T alpha, const T* b,
                    std::int64_t ldb, T beta, T* c, std::int64_t ldc, int threads, const GemmEpilogue<T>& epilogue);
