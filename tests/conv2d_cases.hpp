@@ -75,6 +75,9 @@ inline std::vector<ConvCase> conv_cases() {
       {conv_desc(2, 15, 29, 24, 33, 3, 3, 2, 2, {1, 1, 1, 1}), true, "3x3 stride 2, 29 wide, 24 channels"},
       {conv_desc(1, 11, 26, 32, 17, 5, 5, 1, 1, {2, 2, 2, 2}, 1, 1, true), false, "5x5 same, 26 wide, 32 channels"},
       {conv_desc(1, 8, 27, 80, 24, 1, 1, 2, 2, {0, 0, 0, 0}), true, "1x1 stride 2, 80 channels"},
+      // 720 values per window: the CPU's packed filter has depth blocks of 360 (im2col/in_place: a block
+      // starts inside a window row of 240)
+      {conv_desc(1, 6, 9, 80, 70, 3, 3, 2, 1, {1, 1, 1, 0}, 1, 1, true), true, "3x3 stride 2x1, 80 -> 70, deep", true},
   };
   // Grouped and depthwise convolutions (ResNeXt, MobileNet, EfficientNet): `direct`, `grouped` and (groups = in_c
   // = out_c) `depthwise` take them; a block of 64 channels that spans several groups, groups of one output channel.

@@ -27,7 +27,7 @@ TEST(Conv2dCpuApi, WinogradWithPretransformedFilter) {
 // The GEMM-based algorithms with the filter packed once (conv2d_pack_filter): every case each applies to,
 // every configuration, both thread counts (one: the im2col chunks' GEMMs; two: panels or columns split).
 TEST(Conv2dCpuApi, GemmAlgorithmsWithPackedFilter) {
-  for (const char* config : {"gemm_1x1/default", "im2col/whole", "im2col/chunked"}) {
+  for (const char* config : {"gemm_1x1/default", "im2col/whole", "im2col/chunked", "im2col/in_place"}) {
     const std::string algorithm = std::string(config).substr(0, std::string(config).find('/'));
     check_all_cases(Device::cpu(), {algorithm, config}, true);
     for (const auto& x : conv_data()) {

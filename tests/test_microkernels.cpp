@@ -1,7 +1,7 @@
 // The CPU micro-kernels (portkern/kernel/cpu/microkernel.hpp), called directly through their one signature:
 // every ISA this CPU executes (so the AVX2 and plain C++ sets are tested on an AVX-512 machine), every edge
 // kernel (vectors x columns x B layout), partial last vectors, depths 0, 1 and primes, alpha/beta with beta == 0
-// over NaN-poisoned C, against float64. C's padding is poisoned and must stay untouched; an ISA that reads A in
+// over NaN-poisoned C, against float64; the patch kernels likewise. C's padding is poisoned and must stay untouched; an ISA that reads A in
 // place gets NaN below the tile's rows, which must not reach C.
 #include <cmath>
 
@@ -17,11 +17,46 @@ namespace {
 
 using kernel::cpu::MicroKernels;
 
+// C before a call: c0 with NaN below the tile's rows, and everywhere when beta == 0 (C must not be read).
+template <class T>
+std::vector<T> poisoned_c(const std::vector<T>& c0, std::int64_t ldc, int rows, int cols, double beta) {
+  std::vector<T> c = c0;
+  for (std::int64_t j = 0; j < cols; ++j)
+    for (std::int64_t i = 0; i < ldc; ++i)
+      if (i >= rows || beta == 0) c[j * ldc + i] = poison<T>;
+  return c;
+}
+
+// C (ldc x cols, rows of it the tile) after a kernel call against float64: alpha * sum_p A(i, p) B(p, j) +
+// beta * C0 within the tile, the NaN poison untouched below it.
+template <class T, class BAt>
+void expect_tile(const std::vector<T>& c, const std::vector<T>& c0, std::int64_t ldc, int rows, int cols,
+                 std::int64_t k, const std::vector<T>& a, std::int64_t a_step, BAt b, double alpha, double beta) {
+  const double eps = std::numeric_limits<T>::epsilon();
+  for (std::int64_t j = 0; j < cols; ++j)
+    for (std::int64_t i = 0; i < ldc; ++i) {
+      const T got = c[j * ldc + i];
+      if (i >= rows) {
+        ASSERT_TRUE(std::isnan(got)) << "C's padding written at (" << i << ", " << j << ")";
+        continue;
+      }
+      double sum = 0, magnitude = 0;
+      for (std::int64_t p = 0; p < k; ++p) {
+        const double x = a[p * a_step + i], y = b(p, j);
+        sum += x * y;
+        magnitude += std::abs(x * y);
+      }
+      const double old = beta == 0 ? 0.0 : double(c0[j * ldc + i]);
+      const double want = alpha * sum + beta * old;
+      const double bound = 4 * eps * (double(k) + 2) * (std::abs(alpha) * magnitude + std::abs(beta * old)) + 1e-30;
+      ASSERT_LE(std::abs(double(got) - want), bound) << "at (" << i << ", " << j << ")";
+    }
+}
+
 template <class T>
 void check_set(const MicroKernels<T>& set) {
   const auto& blk = set.blocking;
   const int lanes = blk.lanes;
-  const double eps = std::numeric_limits<T>::epsilon();
   for (int b_columns = 0; b_columns < 2; ++b_columns)
     for (int vectors = 1; vectors <= blk.vectors; ++vectors)
       for (int cols = 1; cols <= blk.nr; ++cols)
@@ -42,32 +77,52 @@ void check_set(const MicroKernels<T>& set) {
               const std::int64_t b_step = b_columns ? k + 3 : cols;
               const auto b = random_vector<T>(std::size_t(std::max<std::int64_t>(1, b_columns ? b_step * cols : b_step * k)), 22);
               const std::int64_t ldc = rows + 2;
-              auto c = random_vector<T>(std::size_t(ldc * cols), 23);
-              const auto c0 = c;
-              for (std::int64_t j = 0; j < cols; ++j)
-                for (std::int64_t i = 0; i < ldc; ++i)
-                  if (i >= rows || beta == 0) c[j * ldc + i] = poison<T>;
+              const auto c0 = random_vector<T>(std::size_t(ldc * cols), 23);
+              auto c = poisoned_c(c0, ldc, rows, cols, beta);
               set.kernel(b_columns, vectors, cols)(k, a.data(), a_step, b.data(), b_step, c.data(), ldc, T(alpha),
                                                    T(beta), last_rows, a.data(), 1);
-              for (std::int64_t j = 0; j < cols; ++j)
-                for (std::int64_t i = 0; i < ldc; ++i) {
-                  const T got = c[j * ldc + i];
-                  if (i >= rows) {
-                    ASSERT_TRUE(std::isnan(got)) << "C's padding written at (" << i << ", " << j << ")";
-                    continue;
-                  }
-                  double sum = 0, magnitude = 0;
-                  for (std::int64_t p = 0; p < k; ++p) {
-                    const double x = a[p * a_step + i], y = b_columns ? b[j * b_step + p] : b[p * b_step + j];
-                    sum += x * y;
-                    magnitude += std::abs(x * y);
-                  }
-                  const double old = beta == 0 ? 0.0 : double(c0[j * ldc + i]);
-                  const double want = alpha * sum + beta * old;
-                  const double bound = 4 * eps * (double(k) + 2) * (std::abs(alpha) * magnitude + std::abs(beta * old)) + 1e-30;
-                  ASSERT_LE(std::abs(double(got) - want), bound) << "at (" << i << ", " << j << ")";
-                }
+              expect_tile(c, c0, ldc, rows, cols, k, a, a_step,
+                          [&](std::int64_t p, std::int64_t j) { return b_columns ? b[j * b_step + p] : b[p * b_step + j]; },
+                          alpha, beta);
             }
+}
+
+// The patch micro-kernels: B's columns are patches of an "image" (runs of `run` values, `run + skip` apart,
+// the first run_left long), columns at any distance; every edge kernel, runs longer and shorter than k.
+template <class T>
+void check_patch_set(const MicroKernels<T>& set) {
+  const auto& blk = set.blocking;
+  const int lanes = blk.lanes;
+  const auto image = random_vector<T>(4096, 24);
+  for (int vectors = 1; vectors <= blk.vectors; ++vectors)
+    for (int cols = 1; cols <= blk.nr; ++cols)
+      for (std::int64_t k : {0, 1, 13, 67})
+        for (auto [run_left, run, skip] : {std::array<std::int64_t, 3>{5, 7, 11}, {21, 21, 3}, {100, 100, 0}, {1, 3, 40}}) {
+          const int last_rows = cols % 2 ? lanes : 1 + (cols + vectors) % lanes;
+          const double alpha = k % 2 ? 1.0 : -1.5, beta = (vectors + cols) % 2 ? 0.0 : 0.5;
+          SCOPED_TRACE("vectors=" + std::to_string(vectors) + " cols=" + std::to_string(cols) +
+                       " k=" + std::to_string(k) + " runs " + std::to_string(run_left) + "/" + std::to_string(run) +
+                       " skip " + std::to_string(skip));
+          const int rows = (vectors - 1) * lanes + last_rows, width = vectors * lanes;
+          auto a = random_vector<T>(std::size_t(std::max<std::int64_t>(1, width * k)), 21);
+          for (std::int64_t p = 0; p < k; ++p)
+            for (std::int64_t i = rows; i < width; ++i) a[p * width + i] = T(0);
+          // B(p, j): column j starts 37 j + 3 into the image (columns overlap, as neighbouring patches do).
+          auto at = [&](std::int64_t p, int j) {
+            const std::int64_t jumps = p < run_left ? 0 : 1 + (p - run_left) / run;
+            return std::int64_t(37 * j + 3) + p + skip * jumps;
+          };
+          ASSERT_LT(at(std::max<std::int64_t>(k - 1, 0), cols - 1), std::int64_t(image.size()));
+          const T* columns[kernel::cpu::max_nr];
+          for (int j = 0; j < cols; ++j) columns[j] = image.data() + at(0, j);
+          const std::int64_t ldc = rows + 2;
+          const auto c0 = random_vector<T>(std::size_t(ldc * cols), 23);
+          auto c = poisoned_c(c0, ldc, rows, cols, beta);
+          set.patch_kernel(vectors, cols)(k, a.data(), width, columns, run_left, run, skip, c.data(), ldc, T(alpha),
+                                          T(beta), last_rows, a.data(), 1);
+          expect_tile(c, c0, ldc, rows, cols, k, a, width,
+                      [&](std::int64_t p, std::int64_t j) { return image[std::size_t(at(p, int(j)))]; }, alpha, beta);
+        }
 }
 
 std::vector<DeviceClass> executable_cpu_classes() {
@@ -84,6 +139,12 @@ TEST_P(MicroKernelsOfEachIsa, FloatMatchesReference) {
   ASSERT_NE(set, nullptr);
   EXPECT_EQ(set->isa, GetParam().cpu_isa);
   check_set(*set);
+}
+TEST_P(MicroKernelsOfEachIsa, FloatPatchesMatchReference) {
+  check_patch_set(*kernel::cpu::microkernels<float>(GetParam().cpu_isa));
+}
+TEST_P(MicroKernelsOfEachIsa, DoublePatchesMatchReference) {
+  check_patch_set(*kernel::cpu::microkernels<double>(GetParam().cpu_isa));
 }
 TEST_P(MicroKernelsOfEachIsa, DoubleMatchesReference) {
   const auto* set = kernel::cpu::microkernels<double>(GetParam().cpu_isa);
@@ -103,7 +164,10 @@ TEST_P(MicroKernelsOfEachIsa, BlockingIsConsistent) {
   const auto* set = kernel::cpu::microkernels<float>(GetParam().cpu_isa);
   for (int b_columns = 0; b_columns < 2; ++b_columns)
     for (int vectors = 1; vectors <= blk.vectors; ++vectors)
-      for (int cols = 1; cols <= blk.nr; ++cols) EXPECT_NE(set->kernel(b_columns, vectors, cols), nullptr);
+      for (int cols = 1; cols <= blk.nr; ++cols) {
+        EXPECT_NE(set->kernel(b_columns, vectors, cols), nullptr);
+        EXPECT_NE(set->patch_kernel(vectors, cols), nullptr);
+      }
 }
 
 INSTANTIATE_TEST_SUITE_P(Executable, MicroKernelsOfEachIsa, ::testing::ValuesIn(executable_cpu_classes()),

@@ -171,6 +171,11 @@ Conv2dPackedFilter conv2d_pack_filter(Queue& queue, const Conv2dDesc& desc, cons
 void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const Conv2dPackedFilter& filter,
             float* output, const Conv2dChoice& force = {});
 
+// Whether `choice` gains from a filter packed once on this queue: gemm_1x1 and im2col on a CPU whose GEMM
+// family is the packed one (the default; not `portable`, whose products are the single-source family's).
+// Networks and the benchmarks pack those layers' filters at load.
+bool conv2d_packs_filter(const Queue& queue, const Conv2dChoice& choice);
+
 // ---- pooling ---------------------------------------------------------------------------------------------
 
 // A pooling window over an NHWC tensor; channels are pooled independently. out_h / out_w of 0 are derived

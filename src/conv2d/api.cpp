@@ -87,6 +87,14 @@ void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const floa
   run_applicable(queue, d, choice, make_args(d, input, filter, output, choice.precision));
 }
 
+bool conv2d_packs_filter(const Queue& queue, const Conv2dChoice& choice) {
+  const std::string_view algorithm =
+      !choice.algorithm.empty() ? std::string_view(choice.algorithm)
+                                : std::string_view(choice.config).substr(0, choice.config.find('/'));
+  return queue.device().is_cpu() && (queue.gemm_family().empty() || queue.gemm_family() == "cpu_packed") &&
+         (algorithm == "gemm_1x1" || algorithm == "im2col");
+}
+
 Conv2dPackedFilter conv2d_pack_filter(Queue& queue, const Conv2dDesc& desc, const float* filter) {
   const Conv2dDesc d = conv2d_complete(desc);
   require(d.groups == 1, "portkern::conv2d_pack_filter", "desc.groups", d.groups, "1 (a filter of one group)");

@@ -6,6 +6,7 @@
 
 #include "conv2d/backends.hpp"
 #include "conv2d/epilogue.hpp"
+#include "net/layer_timing.hpp"
 #include "net/shapes.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/checked.hpp"
@@ -77,36 +78,11 @@ std::function<void()> conv_call(Queue& q, const Conv2dDesc& d, const float* inpu
       conv2d_winograd(q, d, input, *w, output, precision);
     };
   }
-  // The GEMM-based algorithms multiply by weights packed once, where the CPU's packed GEMM is the queue's
-  // family (not with `--gemm portable`, whose products are the single-source family's).
-  const bool packs = q.device().is_cpu() && (q.gemm_family().empty() || q.gemm_family() == "cpu_packed") &&
-                     (choice.algorithm == "gemm_1x1" || choice.algorithm == "im2col");
-  if (packs) {
+  if (conv2d_packs_filter(q, choice)) {
     auto packed = std::make_shared<Conv2dPackedFilter>(conv2d_pack_filter(q, d, filter));
     return [&q, d, input, packed, output, choice] { conv2d(q, d, input, *packed, output, choice); };
   }
   return [&q, d, input, filter, output, choice] { conv2d(q, d, input, filter, output, choice); };
-}
-
-// A call's time in ms: the best of three samples, each the mean of enough calls to fill about 2 ms (one
-// call where one takes longer), after a first call that warms caches and leases scratch memory.
-double best_time_ms(Queue& q, const std::function<void()>& call) {
-  using clock = std::chrono::steady_clock;
-  const auto ms_since = [](clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(clock::now() - t).count();
-  };
-  auto start = clock::now();
-  call();
-  q.wait();
-  const int calls = std::clamp(int(2.0 / std::max(ms_since(start), 1e-3)), 1, 50);
-  double best = 1e300;
-  for (int sample = 0; sample < 3; ++sample) {
-    start = clock::now();
-    for (int i = 0; i < calls; ++i) call();
-    q.wait();
-    best = std::min(best, ms_since(start) / calls);
-  }
-  return best;
 }
 
 // The deployment's configurations that apply to the layer, the tree's pick first.
@@ -139,9 +115,11 @@ Engine library_engine(Precision precision, LayerPick layer_pick) {
     std::function<void()> fastest;
     std::string fastest_config;
     double fastest_ms = 1e300;
+    const std::span<const float> in(input, std::size_t(d.batch * d.in_h * d.in_w * d.in_c));
+    const std::span<const float> res(residual, residual ? std::size_t(d.batch * d.out_h * d.out_w * d.out_c) : 0);
     for (const Conv2dChoice& choice : shipped_candidates(q.device(), d, pick, precision)) {
       std::function<void()> call = conv_call(q, d, input, filter, output, choice);
-      const double ms = best_time_ms(q, call);
+      const double ms = net_impl::in_pass_time_ms(q, call, {in, res});
       if (ms < fastest_ms) fastest_ms = ms, fastest = std::move(call), fastest_config = choice.config;
     }
     return {std::move(fastest), fastest_config};

@@ -51,6 +51,11 @@ std::function<void()> ConvOperands::call(const Conv2dChoice& choice) {
       conv2d_winograd(q_, d_, input_.data(), *w, output_.data(), precision);
     };
   }
+  if (conv2d_packs_filter(q_, choice) && d_.groups == 1) {
+    auto packed = std::make_shared<Conv2dPackedFilter>(conv2d_pack_filter(q_, d_, filter_.data()));
+    packed_.push_back(packed);
+    return [this, packed, choice] { conv2d(q_, d_, input_.data(), *packed, output_.data(), choice); };
+  }
   return [this, choice] { conv2d(q_, d_, input_.data(), filter_.data(), output_.data(), choice); };
 }
 

@@ -1,7 +1,7 @@
 // One convolution's operands on a device (random input and filter, uniform in [-1, 1]), a call that runs a
-// chosen algorithm on them (Winograd with its weights transformed once, before any timing, as a network's
-// weights are), and the sampled error of the output against float64. Shared by `portkern bench conv2d` and
-// `portkern tune conv2d`.
+// chosen algorithm on them (Winograd with its weights transformed once, and gemm_1x1 / im2col on the CPU with
+// them packed once, before any timing, as a network's weights are), and the sampled error of the output
+// against float64. Shared by `portkern bench conv2d` and `portkern tune conv2d`.
 #pragma once
 
 #include <functional>
@@ -39,6 +39,7 @@ class ConvOperands {
   std::vector<float> host_in_, host_f_;
   Buffer<float> input_, filter_, output_;
   std::vector<std::shared_ptr<WinogradFilter>> transformed_;   // kept alive for the calls that use them
+  std::vector<std::shared_ptr<Conv2dPackedFilter>> packed_;
 };
 
 }  // namespace portkern::bench

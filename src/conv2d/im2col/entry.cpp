@@ -1,10 +1,12 @@
 // The `im2col` algorithm: the input patches of a chunk of output rows (im2col.hpp), one GEMM by the filter,
 // the epilogue; any undilated convolution. Configurations: `whole` (one chunk as large as a GPU's scratch
-// budget allows) and `chunked` (chunks whose patches stay in the CPU's caches). Its registry entry.
+// budget allows), `chunked` (chunks whose patches stay in the CPU's caches) and, on the CPU only,
+// `in_place` (no patch matrix: the GEMM reads the patches from the image, in_place.hpp). Its registry entry.
 #include <algorithm>
 
 #include "conv2d/call.hpp"
 #include "conv2d/im2col/im2col.hpp"
+#include "conv2d/im2col/in_place.hpp"
 #include "conv2d/registry.hpp"
 #include "portkern/blas.hpp"
 
@@ -13,6 +15,7 @@ namespace portkern::conv2d_impl {
 namespace {
 
 void run_im2col(Queue& q, std::string_view config, const ConvArgs& a) {
+  if (config == "im2col/in_place") return run_im2col_in_place(q, a);
   const bool chunked = config == "im2col/chunked";
   const std::int64_t width = a.window_h * a.window_w * a.in_c, rows = a.batch * a.out_h;   // checked by conv2d_complete
   const std::int64_t row_floats =
@@ -44,8 +47,12 @@ void run_im2col(Queue& q, std::string_view config, const ConvArgs& a) {
 extern const AlgorithmEntry im2col_entry;
 const AlgorithmEntry im2col_entry{
     "im2col",
-    PORTKERN_CONV2D_NAMES("im2col/whole", "im2col/chunked"),
-    PORTKERN_CONV2D_BUILT("im2col/whole", "im2col/chunked"),
+    PORTKERN_CONV2D_NAMES("im2col/whole", "im2col/chunked", "im2col/in_place"),
+    [](Backend backend) -> const std::vector<std::string>& {
+      static const std::vector<std::string> cpu{"im2col/whole", "im2col/chunked", "im2col/in_place"};
+      static const std::vector<std::string> gpu{"im2col/whole", "im2col/chunked"};
+      return backend == Backend::cpu ? cpu : gpu;
+    },
     [](const Device& device) { return std::string(device.is_cpu() ? "im2col/chunked" : "im2col/whole"); },
     dense_undilated,
     run_im2col};

@@ -24,9 +24,11 @@ namespace {
 
 // K::template run<T, vectors, cols, b_columns> is the micro-kernel of one edge; every vectors <= Vectors and
 // cols <= NR gets its own.
+// K::template run_patches<T, vectors, cols> likewise for the patch micro-kernels.
 template <class T, class K, int V, bool BColumns, int... N>
 void fill_columns(MicroKernels<T>& set, std::integer_sequence<int, N...>) {
   ((set.kernels[BColumns][V - 1][N] = &K::template run<T, V, N + 1, BColumns>), ...);
+  if constexpr (BColumns) ((set.patch_kernels[V - 1][N] = &K::template run_patches<T, V, N + 1>), ...);
 }
 
 template <class T, class K, int NR, int... V>

@@ -54,34 +54,30 @@ struct Y<double> {
 // AVX2 + FMA fallback. A is always packed and zero-padded here, so full vectors may be loaded;
 // the partial last vector is stored through a small buffer.
 struct Avx2Kernel {
-template <class T, int MV, int NC, bool BCOL>
-static void run(i64 kc, const T* __restrict a, i64 as, const T* __restrict b, i64 bs, T* __restrict c, i64 ldc,
-                T alpha, T beta, int mlast, const T* prefetch, i64 prefetch_step) {
+template <class T, int MV, int NC>
+using Tile = typename Y<T>::V[MV][NC];
+
+// acc += A(:, p) * B(p, 0:NC), B(p, j) = b(j); then a moves to column p + 1.
+template <class T, int MV, int NC, class BAt>
+static void step(Tile<T, MV, NC>& acc, const T* __restrict& a, i64 as, BAt b) {
+  using W = Y<T>;
+  typename W::V av[MV];
+#pragma GCC unroll 8
+  for (int v = 0; v < MV; ++v) av[v] = W::load(a + v * W::L);
+#pragma GCC unroll 64
+  for (int j = 0; j < NC; ++j) {
+    const typename W::V bv = W::set1(b(j));
+#pragma GCC unroll 8
+    for (int v = 0; v < MV; ++v) acc[v][j] = W::fma(av[v], bv, acc[v][j]);
+  }
+  a += as;
+}
+
+template <class T, int MV, int NC>
+static void store(const Tile<T, MV, NC>& acc, T* c, i64 ldc, T alpha, T beta, int mlast) {
   using W = Y<T>;
   using V = typename W::V;
   constexpr int L = W::L;
-  V acc[MV][NC];
-#pragma GCC unroll 64
-  for (int j = 0; j < NC; ++j)
-#pragma GCC unroll 8
-    for (int v = 0; v < MV; ++v) acc[v][j] = W::zero();
-
-#pragma GCC unroll 4
-  for (i64 p = 0; p < kc; ++p) {
-    _mm_prefetch(reinterpret_cast<const char*>(prefetch + p * prefetch_step), _MM_HINT_T2);
-    V av[MV];
-#pragma GCC unroll 8
-    for (int v = 0; v < MV; ++v) av[v] = W::load(a + v * L);
-#pragma GCC unroll 64
-    for (int j = 0; j < NC; ++j) {
-      const V bv = W::set1(BCOL ? b[j * bs] : b[j]);
-#pragma GCC unroll 8
-      for (int v = 0; v < MV; ++v) acc[v][j] = W::fma(av[v], bv, acc[v][j]);
-    }
-    a += as;
-    b += BCOL ? 1 : bs;
-  }
-
   const V va = W::set1(alpha);
   const V vb = W::set1(beta);
 #pragma GCC unroll 64
@@ -102,6 +98,50 @@ static void run(i64 kc, const T* __restrict a, i64 as, const T* __restrict b, i6
       for (int i = 0; i < mlast; ++i) cl[i] = beta == T(0) ? tmp[i] : tmp[i] + beta * cl[i];
     }
   }
+}
+
+template <class T, int MV, int NC>
+static void zero(Tile<T, MV, NC>& acc) {
+#pragma GCC unroll 64
+  for (int j = 0; j < NC; ++j)
+#pragma GCC unroll 8
+    for (int v = 0; v < MV; ++v) acc[v][j] = Y<T>::zero();
+}
+
+template <class T, int MV, int NC, bool BCOL>
+static void run(i64 kc, const T* __restrict a, i64 as, const T* __restrict b, i64 bs, T* __restrict c, i64 ldc,
+                T alpha, T beta, int mlast, const T* prefetch, i64 prefetch_step) {
+  Tile<T, MV, NC> acc;
+  zero<T, MV, NC>(acc);
+#pragma GCC unroll 4
+  for (i64 p = 0; p < kc; ++p) {
+    _mm_prefetch(reinterpret_cast<const char*>(prefetch + p * prefetch_step), _MM_HINT_T2);
+    step<T, MV, NC>(acc, a, as, [&](int j) { return BCOL ? b[j * bs] : b[j]; });
+    b += BCOL ? 1 : bs;
+  }
+  store<T, MV, NC>(acc, c, ldc, alpha, beta, mlast);
+}
+
+template <class T, int MV, int NC>
+static void run_patches(i64 kc, const T* __restrict a, i64 as, const T* const* cols, i64 run_left, i64 run,
+                        i64 skip, T* __restrict c, i64 ldc, T alpha, T beta, int mlast, const T* prefetch,
+                        i64 prefetch_step) {
+  Tile<T, MV, NC> acc;
+  zero<T, MV, NC>(acc);
+  const T* b[NC];
+#pragma GCC unroll 64
+  for (int j = 0; j < NC; ++j) b[j] = cols[j];
+  for (i64 p0 = 0, steps = run_left; p0 < kc; p0 += steps, steps = run) {
+    steps = steps < kc - p0 ? steps : kc - p0;
+#pragma GCC unroll 4
+    for (i64 p = 0; p < steps; ++p) {
+      _mm_prefetch(reinterpret_cast<const char*>(prefetch + (p0 + p) * prefetch_step), _MM_HINT_T2);
+      step<T, MV, NC>(acc, a, as, [&](int j) { return b[j][p]; });
+    }
+#pragma GCC unroll 64
+    for (int j = 0; j < NC; ++j) b[j] += steps + skip;
+  }
+  store<T, MV, NC>(acc, c, ldc, alpha, beta, mlast);
 }
 };
 

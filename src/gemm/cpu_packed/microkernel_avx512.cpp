@@ -64,45 +64,46 @@ struct Z<double> {
 };
 
 struct Avx512Kernel {
-template <class T, int MV, int NC, bool BCOL>
-static void run(i64 kc, const T* __restrict a, i64 as, const T* __restrict b, i64 bs, T* __restrict c, i64 ldc,
-                T alpha, T beta, int mlast, const T* prefetch, i64 prefetch_step) {
-  using W = Z<T>;
-  using V = typename W::V;
-  constexpr int L = W::L;
-  const auto km = W::mask(mlast);
-  V acc[MV][NC];
+template <class T, int MV, int NC>
+using Tile = typename Z<T>::V[MV][NC];
+
+template <class T, int MV, int NC>
+static void zero(Tile<T, MV, NC>& acc, const T* c, i64 ldc) {
 #pragma GCC unroll 64
   for (int j = 0; j < NC; ++j)
 #pragma GCC unroll 8
-    for (int v = 0; v < MV; ++v) acc[v][j] = W::zero();
-
+    for (int v = 0; v < MV; ++v) acc[v][j] = Z<T>::zero();
   // The C tile is needed only at the end: start bringing it in now.
 #pragma GCC unroll 64
   for (int j = 0; j < NC; ++j) {
 #pragma GCC unroll 8
-    for (int v = 0; v < MV; ++v) _mm_prefetch(reinterpret_cast<const char*>(c + j * ldc + v * L), _MM_HINT_T0);
-    _mm_prefetch(reinterpret_cast<const char*>(c + j * ldc + MV * L - 1), _MM_HINT_T0);
+    for (int v = 0; v < MV; ++v) _mm_prefetch(reinterpret_cast<const char*>(c + j * ldc + v * Z<T>::L), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(c + j * ldc + MV * Z<T>::L - 1), _MM_HINT_T0);
   }
+}
 
-#pragma GCC unroll 4
-  for (i64 p = 0; p < kc; ++p) {
-    _mm_prefetch(reinterpret_cast<const char*>(prefetch + p * prefetch_step), _MM_HINT_T2);
-    V av[MV];
+// acc += A(:, p) * B(p, 0:NC), B(p, j) = b(j); then a moves to column p + 1.
+template <class T, int MV, int NC, class BAt>
+static void step(Tile<T, MV, NC>& acc, const T* __restrict& a, i64 as, typename Z<T>::M km, BAt b) {
+  using W = Z<T>;
+  typename W::V av[MV];
 #pragma GCC unroll 8
-    for (int v = 0; v < MV - 1; ++v) av[v] = W::load(a + v * L);
-    av[MV - 1] = W::load(km, a + (MV - 1) * L);
+  for (int v = 0; v < MV - 1; ++v) av[v] = W::load(a + v * W::L);
+  av[MV - 1] = W::load(km, a + (MV - 1) * W::L);
 #pragma GCC unroll 64
-    for (int j = 0; j < NC; ++j) {
-      const V bv = W::set1(BCOL ? b[j * bs] : b[j]);
+  for (int j = 0; j < NC; ++j) {
+    const typename W::V bv = W::set1(b(j));
 #pragma GCC unroll 8
-      for (int v = 0; v < MV; ++v) acc[v][j] = W::fma(av[v], bv, acc[v][j]);
-    }
-    a += as;
-    b += BCOL ? 1 : bs;
+    for (int v = 0; v < MV; ++v) acc[v][j] = W::fma(av[v], bv, acc[v][j]);
   }
+  a += as;
+}
 
-  const V va = W::set1(alpha);
+template <class T, int MV, int NC>
+static void store(const Tile<T, MV, NC>& acc, T* c, i64 ldc, T alpha, T beta, typename Z<T>::M km) {
+  using W = Z<T>;
+  constexpr int L = W::L;
+  const typename W::V va = W::set1(alpha);
   if (beta == T(0)) {
 #pragma GCC unroll 64
     for (int j = 0; j < NC; ++j) {
@@ -112,7 +113,7 @@ static void run(i64 kc, const T* __restrict a, i64 as, const T* __restrict b, i6
       W::store(km, cj + (MV - 1) * L, W::mul(acc[MV - 1][j], va));
     }
   } else {
-    const V vb = W::set1(beta);
+    const typename W::V vb = W::set1(beta);
 #pragma GCC unroll 64
     for (int j = 0; j < NC; ++j) {
       T* cj = c + j * ldc;
@@ -123,6 +124,44 @@ static void run(i64 kc, const T* __restrict a, i64 as, const T* __restrict b, i6
       W::store(km, cl, W::fma(vb, W::load(km, cl), W::mul(acc[MV - 1][j], va)));
     }
   }
+}
+
+template <class T, int MV, int NC, bool BCOL>
+static void run(i64 kc, const T* __restrict a, i64 as, const T* __restrict b, i64 bs, T* __restrict c, i64 ldc,
+                T alpha, T beta, int mlast, const T* prefetch, i64 prefetch_step) {
+  const auto km = Z<T>::mask(mlast);
+  Tile<T, MV, NC> acc;
+  zero<T, MV, NC>(acc, c, ldc);
+#pragma GCC unroll 4
+  for (i64 p = 0; p < kc; ++p) {
+    _mm_prefetch(reinterpret_cast<const char*>(prefetch + p * prefetch_step), _MM_HINT_T2);
+    step<T, MV, NC>(acc, a, as, km, [&](int j) { return BCOL ? b[j * bs] : b[j]; });
+    b += BCOL ? 1 : bs;
+  }
+  store<T, MV, NC>(acc, c, ldc, alpha, beta, km);
+}
+
+template <class T, int MV, int NC>
+static void run_patches(i64 kc, const T* __restrict a, i64 as, const T* const* cols, i64 run_left, i64 run,
+                        i64 skip, T* __restrict c, i64 ldc, T alpha, T beta, int mlast, const T* prefetch,
+                        i64 prefetch_step) {
+  const auto km = Z<T>::mask(mlast);
+  Tile<T, MV, NC> acc;
+  zero<T, MV, NC>(acc, c, ldc);
+  const T* b[NC];
+#pragma GCC unroll 64
+  for (int j = 0; j < NC; ++j) b[j] = cols[j];
+  for (i64 p0 = 0, steps = run_left; p0 < kc; p0 += steps, steps = run) {
+    steps = lesser(steps, kc - p0);
+#pragma GCC unroll 4
+    for (i64 p = 0; p < steps; ++p) {
+      _mm_prefetch(reinterpret_cast<const char*>(prefetch + (p0 + p) * prefetch_step), _MM_HINT_T2);
+      step<T, MV, NC>(acc, a, as, km, [&](int j) { return b[j][p]; });
+    }
+#pragma GCC unroll 64
+    for (int j = 0; j < NC; ++j) b[j] += steps + skip;
+  }
+  store<T, MV, NC>(acc, c, ldc, alpha, beta, km);
 }
 };
 

@@ -17,21 +17,20 @@ namespace {
 using i64 = std::int64_t;
 
 struct GenericKernel {
-  template <class T, int MV, int NC, bool BColumns>
-  static void run(i64 k, const T* __restrict a, i64 a_step, const T* __restrict b, i64 b_step, T* __restrict c,
-                  i64 ldc, T alpha, T beta, int last_rows, const T* prefetch, i64 prefetch_step) {
+  template <class T, int MV, int NC, class BAt>
+  static void product(i64 k, const T* __restrict a, i64 a_step, BAt b, T* __restrict c, i64 ldc, T alpha, T beta,
+                      int last_rows, const T* prefetch, i64 prefetch_step) {
     constexpr int lanes = 16 / int(sizeof(T));
     constexpr int mr = MV * lanes;
     T acc[NC][mr] = {};
     for (i64 p = 0; p < k; ++p) {
       __builtin_prefetch(prefetch + p * prefetch_step, 0, 1);
       for (int j = 0; j < NC; ++j) {
-        const T bj = BColumns ? b[j * b_step] : b[j];
+        const T bj = b(p, j);
 #pragma GCC ivdep
         for (int i = 0; i < mr; ++i) acc[j][i] += a[i] * bj;
       }
       a += a_step;
-      b += BColumns ? 1 : b_step;
     }
     const int rows = (MV - 1) * lanes + last_rows;
     for (int j = 0; j < NC; ++j) {
@@ -41,6 +40,24 @@ struct GenericKernel {
       else
         for (int i = 0; i < rows; ++i) cj[i] = alpha * acc[j][i] + beta * cj[i];
     }
+  }
+
+  template <class T, int MV, int NC, bool BColumns>
+  static void run(i64 k, const T* __restrict a, i64 a_step, const T* __restrict b, i64 b_step, T* __restrict c,
+                  i64 ldc, T alpha, T beta, int last_rows, const T* prefetch, i64 prefetch_step) {
+    product<T, MV, NC>(
+        k, a, a_step, [&](i64 p, int j) { return BColumns ? b[p + j * b_step] : b[p * b_step + j]; }, c, ldc, alpha,
+        beta, last_rows, prefetch, prefetch_step);
+  }
+
+  template <class T, int MV, int NC>
+  static void run_patches(i64 k, const T* __restrict a, i64 a_step, const T* const* cols, i64 run_left, i64 run,
+                          i64 skip, T* __restrict c, i64 ldc, T alpha, T beta, int last_rows, const T* prefetch,
+                          i64 prefetch_step) {
+    const auto jumps = [&](i64 p) { return p < run_left ? 0 : 1 + (p - run_left) / run; };
+    product<T, MV, NC>(
+        k, a, a_step, [&](i64 p, int j) { return cols[j][p + skip * jumps(p)]; }, c, ldc, alpha, beta, last_rows,
+        prefetch, prefetch_step);
   }
 };
 

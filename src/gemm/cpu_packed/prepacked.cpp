@@ -35,11 +35,51 @@ DepthBlock depth_block(const PackedLayout& l, i64 b) {
   return {p0, std::min(l.kc, l.k - p0), p0 * l.padded_m};
 }
 
-// C += the packed panels [r0, r1) times columns [c0, c1) of op(B) (beta on the first depth block).
+// The arguments of one micro-kernel call but B's: the depth block, the tile's first column and size, the panel.
 template <class T>
-void multiply_part(const MicroKernels<T>& ks, const PackedLayout& l, const T* packed, bool trans_b, i64 c0, i64 c1,
-                   i64 r0, i64 r1, T alpha, const T* b, i64 ldb, T beta, T* c, i64 ldc,
-                   const GemmEpilogue<T>& epilogue) {
+struct TileCall {
+  const DepthBlock& d;
+  i64 jr;
+  int vectors, cols, last_rows;
+  const T* a;
+  i64 a_step;
+  T* c;
+  i64 ldc;
+  T alpha, beta;
+  const T* prefetch;
+  i64 prefetch_step;
+};
+
+// op(B) read in place as a matrix.
+template <class T>
+struct MatrixB {
+  bool trans;
+  const T* b;
+  i64 ldb;
+  void multiply(const MicroKernels<T>& ks, const TileCall<T>& t) const {
+    const T* bp = trans ? b + t.jr + t.d.p0 * ldb : b + t.d.p0 + t.jr * ldb;
+    ks.kernel(!trans, t.vectors, t.cols)(t.d.kc, t.a, t.a_step, bp, ldb, t.c, t.ldc, t.alpha, t.beta, t.last_rows,
+                                         t.prefetch, t.prefetch_step);
+  }
+};
+
+// B's columns read in place as image patches.
+template <class T>
+struct PatchB {
+  const PatchColumns<T>& p;
+  void multiply(const MicroKernels<T>& ks, const TileCall<T>& t) const {
+    const i64 runs = t.d.p0 / p.run, into = t.d.p0 % p.run;   // where the depth block starts in the patch
+    const T* cols[kernel::cpu::max_nr];
+    for (int j = 0; j < t.cols; ++j) cols[j] = p.image + p.offsets[t.jr + j] + runs * (p.run + p.skip) + into;
+    ks.patch_kernel(t.vectors, t.cols)(t.d.kc, t.a, t.a_step, cols, p.run - into, p.run, p.skip, t.c, t.ldc, t.alpha,
+                                       t.beta, t.last_rows, t.prefetch, t.prefetch_step);
+  }
+};
+
+// C += the packed panels [r0, r1) times columns [c0, c1) of op(B) (beta on the first depth block).
+template <class T, class B>
+void multiply_part(const MicroKernels<T>& ks, const PackedLayout& l, const T* packed, const B& b, i64 c0, i64 c1,
+                   i64 r0, i64 r1, T alpha, T beta, T* c, i64 ldc, const GemmEpilogue<T>& epilogue) {
   const i64 mr = l.mr, nr = ks.blocking.nr, lanes = ks.blocking.lanes;
   const i64 line = line_bytes / i64(sizeof(T));
   const i64 blocks = ceil_div(l.k, l.kc);
@@ -78,17 +118,48 @@ void multiply_part(const MicroKernels<T>& ks, const PackedLayout& l, const T* pa
         i64 call = 0;
         for (i64 jr = jc; jr < jc + nc; jr += nr, ++call) {
           const int cols = int(std::min(nr, jc + nc - jr));
-          const T* bp = trans_b ? b + jr + d.p0 * ldb : b + d.p0 + jr * ldb;
           T* tile = c + r * mr + jr * ldc;
           const bool fetch = call < calls;
-          ks.kernel(!trans_b, vectors, cols)(d.kc, a.data, vectors * lanes, bp, ldb, tile, ldc, alpha, bet, last_rows,
-                                             fetch ? next.data + call * per_call : a.data, fetch ? line : 0);
+          b.multiply(ks, TileCall<T>{d, jr, vectors, cols, last_rows, a.data, vectors * lanes, tile, ldc, alpha, bet,
+                                     fetch ? next.data + call * per_call : a.data, fetch ? line : 0});
           if (block + 1 == blocks) epilogue.at(r * mr, jr, ldc).apply(rows, cols, tile, ldc);
         }
       }
     }
   }
 }
+
+// C = alpha * packed op(A) * B + beta * C, B read through `b` (MatrixB or PatchB), on a grid of threads.
+template <class T, class B>
+void run_on_threads(const PackedLayout& l, const T* packed, std::int64_t n, T alpha, const B& b, T beta, T* c,
+                    std::int64_t ldc, int threads, const GemmEpilogue<T>& epilogue) {
+  const MicroKernels<T>& ks = kernels_of<T>(l);
+  const i64 panels = l.padded_m / l.mr, col_tiles = ceil_div(n, ks.blocking.nr);
+  int nt = std::max(1, threads);
+  if (double(l.m) * double(n) * double(l.k) < 32768.0) nt = 1;   // does not pay for a parallel region
+  // Threads split the panels of A and the columns of B as a grid tm x tn that reads the least per thread: a
+  // thread streams its share of A's panels and reads its columns of B, m k / tm + k n / tn elements (panels
+  // for small n: 512 x 49 x 4608; columns for wide n: 128 x 784 x 512 ran 0.44 ms split by panels, oneDNN 0.31).
+  int tm = 1, tn = 1;
+  double least = -1;
+  for (int d = 1; d <= nt; ++d) {
+    if (nt % d || d > panels || nt / d > col_tiles) continue;
+    const double traffic = double(l.m) * double(l.k) / d + double(l.k) * double(n) / double(nt / d);
+    if (least < 0 || traffic < least) least = traffic, tm = d, tn = nt / d;
+  }
+  auto part = [&](int t) {
+    const int im = t % tm, in = t / tm;
+    const i64 r0 = panels * im / tm, r1 = panels * (im + 1) / tm;
+    const i64 c0 = std::min(n, col_tiles * in / tn * ks.blocking.nr);
+    const i64 c1 = std::min(n, col_tiles * (in + 1) / tn * ks.blocking.nr);
+    if (r1 > r0 && c1 > c0)
+      multiply_part(ks, l, packed, b, c0, c1, r0, r1, alpha, beta, c, ldc, epilogue);
+  };
+  if (tm * tn == 1) return part(0);
+#pragma omp parallel for schedule(static, 1) num_threads(tm * tn)
+  for (int t = 0; t < tm * tn; ++t) part(t);
+}
+
 
 }  // namespace
 
@@ -127,38 +198,23 @@ void pack_whole_a(const PackedLayout& l, bool trans_a, const T* a, std::int64_t 
 template <class T>
 void run_prepacked(const PackedLayout& l, const T* packed, bool trans_b, std::int64_t n, T alpha, const T* b,
                    std::int64_t ldb, T beta, T* c, std::int64_t ldc, int threads, const GemmEpilogue<T>& epilogue) {
-  const MicroKernels<T>& ks = kernels_of<T>(l);
-  const i64 panels = l.padded_m / l.mr, col_tiles = ceil_div(n, ks.blocking.nr);
-  int nt = std::max(1, threads);
-  if (double(l.m) * double(n) * double(l.k) < 32768.0) nt = 1;   // does not pay for a parallel region
-  // Threads split the panels of A and the columns of B as a grid tm x tn that reads the least per thread: a
-  // thread streams its share of A's panels and reads its columns of B, m k / tm + k n / tn elements (panels
-  // for small n: 512 x 49 x 4608; columns for wide n: 128 x 784 x 512 ran 0.44 ms split by panels, oneDNN 0.31).
-  int tm = 1, tn = 1;
-  double least = -1;
-  for (int d = 1; d <= nt; ++d) {
-    if (nt % d || d > panels || nt / d > col_tiles) continue;
-    const double traffic = double(l.m) * double(l.k) / d + double(l.k) * double(n) / double(nt / d);
-    if (least < 0 || traffic < least) least = traffic, tm = d, tn = nt / d;
-  }
-  auto part = [&](int t) {
-    const int im = t % tm, in = t / tm;
-    const i64 r0 = panels * im / tm, r1 = panels * (im + 1) / tm;
-    const i64 c0 = std::min(n, col_tiles * in / tn * ks.blocking.nr);
-    const i64 c1 = std::min(n, col_tiles * (in + 1) / tn * ks.blocking.nr);
-    if (r1 > r0 && c1 > c0)
-      multiply_part(ks, l, packed, trans_b, c0, c1, r0, r1, alpha, b, ldb, beta, c, ldc, epilogue);
-  };
-  if (tm * tn == 1) return part(0);
-#pragma omp parallel for schedule(static, 1) num_threads(tm * tn)
-  for (int t = 0; t < tm * tn; ++t) part(t);
+  run_on_threads(l, packed, n, alpha, MatrixB<T>{trans_b, b, ldb}, beta, c, ldc, threads, epilogue);
+}
+
+template <class T>
+void run_prepacked_patches(const PackedLayout& l, const T* packed, std::int64_t n, T alpha,
+                           const PatchColumns<T>& b, T beta, T* c, std::int64_t ldc, int threads,
+                           const GemmEpilogue<T>& epilogue) {
+  run_on_threads(l, packed, n, alpha, PatchB<T>{b}, beta, c, ldc, threads, epilogue);
 }
 
 #define PORTKERN_PREPACKED(T)                                                                                         \
   template PackedLayout packed_layout<T>(std::int64_t, std::int64_t);                                                 \
   template void pack_whole_a<T>(const PackedLayout&, bool, const T*, std::int64_t, T*, int);                         \
   template void run_prepacked<T>(const PackedLayout&, const T*, bool, std::int64_t, T, const T*, std::int64_t, T, T*, \
-                                 std::int64_t, int, const GemmEpilogue<T>&);
+                                 std::int64_t, int, const GemmEpilogue<T>&);                                           \
+  template void run_prepacked_patches<T>(const PackedLayout&, const T*, std::int64_t, T, const PatchColumns<T>&, T,   \
+                                         T*, std::int64_t, int, const GemmEpilogue<T>&);
 PORTKERN_PREPACKED(float)
 PORTKERN_PREPACKED(double)
 #undef PORTKERN_PREPACKED

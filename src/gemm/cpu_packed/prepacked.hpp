@@ -44,4 +44,21 @@ template <class T>
 void run_prepacked(const PackedLayout& layout, const T* packed, bool trans_b, std::int64_t n, T alpha, const T* b,
                    std::int64_t ldb, T beta, T* c, std::int64_t ldc, int threads, const GemmEpilogue<T>& epilogue);
 
+// B whose columns are image patches read in place (conv2d's im2col/in_place): column j starts at
+// image + offsets[j], and its k elements are runs of `run` contiguous values, `run + skip` apart (the patch
+// micro-kernels of portkern/kernel/cpu/microkernel.hpp).
+template <class T>
+struct PatchColumns {
+  const T* image;
+  const std::int64_t* offsets;   // one per column of B
+  std::int64_t run, skip;
+};
+
+// C = alpha * packed op(A) * B + beta * C, then the epilogue, with B's n columns the patches `b`; as
+// run_prepacked otherwise.
+template <class T>
+void run_prepacked_patches(const PackedLayout& layout, const T* packed, std::int64_t n, T alpha,
+                           const PatchColumns<T>& b, T beta, T* c, std::int64_t ldc, int threads,
+                           const GemmEpilogue<T>& epilogue);
+
 }  // namespace portkern::gemm_impl::cpu_packed

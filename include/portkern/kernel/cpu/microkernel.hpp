@@ -19,6 +19,15 @@
 //              next panel of an A packed ahead of time (gemm_packed) streams in while this one is multiplied.
 //              A hint only, never dereferenced; step 0 with any address (a) asks for nothing new.
 //
+// A patch micro-kernel (PatchMicroKernel) is the same product with B's columns read in place from an image:
+// column j is a convolution window (a patch) starting at cols[j], and its k elements are runs of `run`
+// contiguous values (a window row: window_w * in_c channels in NHWC) `run + skip` apart (the next window row),
+// the first run `run_left` (1..run) long when the depth block starts inside a run:
+//
+//   B(p, j) = cols[j][p + skip * jumps(p)],  jumps(p) = p < run_left ? 0 : 1 + (p - run_left) / run
+//
+// It is how conv2d's im2col/in_place multiplies without writing the patches out (src/conv2d/im2col/).
+//
 // A kernel set per ISA holds one kernel per (b_columns, vectors <= Blocking::vectors, cols <= Blocking::nr),
 // the ISA's block sizes, and optionally its own versions of the frame's packing and GEMV routines.
 // Sets: avx512 (src/gemm/cpu_packed/microkernel_avx512.cpp, compiled for x86-64-v4), avx2 (x86-64-v3), generic
@@ -35,6 +44,11 @@ template <class T>
 using MicroKernel = void (*)(std::int64_t k, const T* a, std::int64_t a_step, const T* b, std::int64_t b_step, T* c,
                              std::int64_t ldc, T alpha, T beta, int last_rows, const T* prefetch,
                              std::int64_t prefetch_step);
+
+template <class T>
+using PatchMicroKernel = void (*)(std::int64_t k, const T* a, std::int64_t a_step, const T* const* cols,
+                                  std::int64_t run_left, std::int64_t run, std::int64_t skip, T* c, std::int64_t ldc,
+                                  T alpha, T beta, int last_rows, const T* prefetch, std::int64_t prefetch_step);
 
 // The frame's routines an ISA may provide (nullptr: the frame's portable C++).
 //   pack_columns:    column p of src (rows contiguous, p-th at src + p*ld) into panels of mr rows; panel r
@@ -73,12 +87,14 @@ struct MicroKernels {
   CpuIsa isa = CpuIsa::generic;
   Blocking blocking;
   MicroKernel<T> kernels[2][max_vectors][max_nr] = {};   // [b_columns][vectors - 1][cols - 1]
+  PatchMicroKernel<T> patch_kernels[max_vectors][max_nr] = {};   // [vectors - 1][cols - 1]
   PackColumns<T> pack_columns = nullptr;
   PackTransposed<T> pack_transposed = nullptr;
   GemvDot<T> gemv_dot = nullptr;
   GemvAxpy<T> gemv_axpy = nullptr;
 
   MicroKernel<T> kernel(bool b_columns, int vectors, int cols) const { return kernels[b_columns][vectors - 1][cols - 1]; }
+  PatchMicroKernel<T> patch_kernel(int vectors, int cols) const { return patch_kernels[vectors - 1][cols - 1]; }
 };
 
 // The set of `isa` (nullptr when this build has none: the x86 sets exist on x86-64 only). Whether the CPU can

@@ -1,0 +1,25 @@
+// im2col/in_place: the im2col GEMM with its patches read where they lie instead of written out (CPU only).
+//
+// What it computes
+//   The convolution as output (out_c x pixels, NHWC) = filter (out_c x window_h * window_w * in_c, packed as
+//   gemm_pack_a's panels) * patches, then the epilogue (bias, residual, ReLU) on each tile as it leaves the
+//   registers. A patch (the column of one output pixel) is window_h runs of window_w * in_c contiguous
+//   values of the NHWC image, one per window row, a padded image row apart: the CPU's patch micro-kernels
+//   (portkern/kernel/cpu/microkernel.hpp) broadcast them straight from the image, so no patch matrix is
+//   written or read back, and the only copy is of the image into a zero border when the convolution pads.
+//
+// When it wins
+//   Where im2col's patch matrix is large beside the image: large windows and few channels (ResNet's 7x7/2
+//   first layer, 27 of im2col's 49 values per pixel are copies), and strided layers. The patch runs are as
+//   long as window_w * in_c, so 3-channel images multiply in runs of 21 (7x7) or 9 (3x3) steps.
+#pragma once
+
+#include "conv2d/args.hpp"
+#include "portkern/runtime/queue.hpp"
+
+namespace portkern::conv2d_impl {
+
+// Runs the undilated, ungrouped convolution `a` on the CPU queue q.
+void run_im2col_in_place(Queue& q, const ConvArgs& a);
+
+}  // namespace portkern::conv2d_impl
