@@ -49,9 +49,11 @@ struct Im2col {
         const bool inside = row_inside && ix >= 0 && ix < a.in_w;
         const int lo = int((first > j0 ? first : j0) - j0);
         const int hi = int((first + a.in_c < j_end ? first + a.in_c : j_end) - j0);
-        const float* src = image_row + ix * a.in_c - first + j0;   // src[x]: channel j0 + x - first of column ix
+        // image_row[at + x]: channel j0 + x - first of column ix (an index, not a pointer: outside the image
+        // it would point outside the allocation)
+        const std::int64_t at = ix * a.in_c - first + j0;
         g.for_each_item_below(hi, [&](kernel::Item item) {
-          if (item.x >= lo) to[item.x] = inside ? src[item.x] : 0.f;
+          if (item.x >= lo) to[item.x] = inside ? image_row[at + item.x] : 0.f;
         });
       }
     }
