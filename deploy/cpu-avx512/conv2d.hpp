@@ -11,7 +11,7 @@ struct conv2d {
   static constexpr std::string_view device_class = "cpu-avx512";
   static constexpr std::array<std::string_view, 3> families = {"gemm_1x1", "im2col", "winograd"};
   // The configuration the library runs where the pick does not apply to a call (tools/tuning/runtime_rules.py).
-  static constexpr std::string_view fallback = "im2col/chunked";
+  static constexpr std::string_view fallback = "im2col/in_place";
   static constexpr std::array<std::string_view, 1> gemm_1x1 = {"gemm_1x1/default"};
   static constexpr std::array<std::string_view, 3> im2col = {"im2col/in_place", "im2col/whole", "im2col/chunked"};
   static constexpr std::array<std::string_view, 2> winograd = {"winograd/f4", "winograd/f2"};

@@ -2,8 +2,10 @@
 rules that deployments replaced, kept as baselines.
 
 Fallback: a conv2d deployment's pick that does not apply to a shape (a tree that never saw a 7x7 window may
-choose Winograd for one) is replaced at run time by im2col, which takes any undilated convolution
-(src/conv2d/rule.cpp). The analysis scores a pick that cannot run on a shape as that fallback.
+choose Winograd for one, or gemm_1x1 for a 1x1 window of stride 2) is replaced at run time by im2col, which
+takes any undilated convolution (src/conv2d/rule.cpp): on a CPU im2col/in_place, the patches read in place
+(above im2col/chunked on 326 of the 330 rows of the cpu-avx512 dataset of 2026-11-26; 1.17x geomean), on a GPU
+im2col/whole. The analysis scores a pick that cannot run on a shape as that fallback.
 
 Baselines: what each replaced rule would pick per shape of a dataset, so that the analysis reports the
 deployment against the rule it replaces on the same measurements.
@@ -35,7 +37,7 @@ def conv2d_rule(shapes: pd.DataFrame, device: str) -> list[str]:
 
 def conv2d_fallback(device: str) -> str:
     """The configuration the library runs when the deployment's pick does not apply."""
-    return "im2col/chunked" if device.startswith("cpu") else "im2col/whole"
+    return "im2col/in_place" if device.startswith("cpu") else "im2col/whole"
 
 
 FALLBACKS = {"conv2d": conv2d_fallback}

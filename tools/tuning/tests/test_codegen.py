@@ -215,7 +215,7 @@ FALLBACK_COMMENT = ("  // The configuration the library runs where the pick does
                     "(tools/tuning/runtime_rules.py).")
 
 
-@pytest.mark.parametrize("device_class, fallback", [("cpu-avx2", "im2col/chunked"), ("cuda-sm90", "im2col/whole")])
+@pytest.mark.parametrize("device_class, fallback", [("cpu-avx2", "im2col/in_place"), ("cuda-sm90", "im2col/whole")])
 def test_only_conv2d_header_states_the_fallback_of_its_device_class(device_class, fallback):
     sel = one_family_selection(None, op="conv2d", name="im2col")
     sel["device"] = "cpu-avx512"  # the class the header is written for decides, not where it was measured
