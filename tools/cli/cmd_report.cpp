@@ -121,7 +121,9 @@ void add_report(CLI::App& app) {
                 << "the vendor's primitives\n";
       bench::NetBenchOptions nets;
       nets.threads = threads;
-      nets.repeats = full ? 10 : 3;
+      // The median of 10 / 20 passes: a pass of ResNet-50 takes ~30 ms on 2 cores and swings by 10% and more
+      // on a shared host, and loading each network (its layers timed) costs more than the passes.
+      nets.repeats = full ? 20 : 10;
       entry["networks"] = {{"rows", bench::bench_networks(d, nets)}};
       bench::print_networks(entry["networks"]["rows"]);
       for (const std::string& model : nets.models) {   // vendor time / deployed time: > 1, portkern faster
