@@ -15,7 +15,8 @@ namespace {
 
 using i64 = std::int64_t;
 
-// The image with the zero border the windows reach (rows and columns past it that no window reads are cut).
+// The image inside the zero border its windows reach: pad_top rows and pad_left columns before it, and after
+// it as many as the last window needs (bottom / right padding no window reads is left out).
 struct PaddedImage {
   i64 h, w;
   bool copied;   // false: the input itself (no border needed)
@@ -38,7 +39,7 @@ void pad(Queue& q, const ConvArgs& a, const PaddedImage& p, float* dst) {
       std::memset(out, 0, std::size_t(row_floats) * sizeof(float));
       continue;
     }
-    const i64 left = a.pad_left * c, inside = std::min(a.in_w, p.w - a.pad_left) * c;
+    const i64 left = a.pad_left * c, inside = a.in_w * c;   // p.w >= pad_left + in_w
     std::memset(out, 0, std::size_t(left) * sizeof(float));
     std::memcpy(out + left, a.input + (n * a.in_h + iy) * a.in_w * c, std::size_t(inside) * sizeof(float));
     std::memset(out + left + inside, 0, std::size_t(row_floats - left - inside) * sizeof(float));
