@@ -55,7 +55,6 @@ template void check_gemm_arguments<double>(const Queue&, bool, bool, const GemmA
 
 namespace {
 
-
 constexpr const char* fn = "portkern::gemm";
 
 template <class T>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 
 #include "conv2d/backends.hpp"
 #include "conv2d/epilogue.hpp"
@@ -68,9 +69,11 @@ LayerPick parse_layer_pick(std::string_view text) {
 namespace {
 
 // A convolution's call with one configuration, its filter transformed (Winograd) or packed (GEMM-based
-// algorithms on the CPU) once where the configuration wants it.
+// algorithms on the CPU) once where the configuration wants it. `packed` is the layer's packed filter, made by
+// the first configuration that multiplies by it and shared by the others.
 std::function<void()> conv_call(Queue& q, const Conv2dDesc& d, const float* input, const float* filter,
-                                float* output, const Conv2dChoice& choice) {
+                                float* output, const Conv2dChoice& choice,
+                                std::shared_ptr<const Conv2dPackedFilter>& packed) {
   if (choice.algorithm == "winograd") {
     auto w = std::make_shared<WinogradFilter>(
         winograd_transform_filter(q, d.in_c, d.out_c, filter, choice.config == "winograd/f2" ? 2 : 4));
@@ -79,7 +82,7 @@ std::function<void()> conv_call(Queue& q, const Conv2dDesc& d, const float* inpu
     };
   }
   if (conv2d_packs_filter(q, choice)) {
-    auto packed = std::make_shared<Conv2dPackedFilter>(conv2d_pack_filter(q, d, filter));
+    if (!packed) packed = std::make_shared<const Conv2dPackedFilter>(conv2d_pack_filter(q, d, filter));
     return [&q, d, input, packed, output, choice] { conv2d(q, d, input, *packed, output, choice); };
   }
   return [&q, d, input, filter, output, choice] { conv2d(q, d, input, filter, output, choice); };
@@ -109,8 +112,9 @@ Engine library_engine(Precision precision, LayerPick layer_pick) {
     Conv2dDesc d = conv2d_complete(desc);
     d.residual = residual;   // bias, residual add and ReLU in the convolution's epilogue
     const Conv2dSelection pick = conv2d_select(q.device(), d, precision);
+    std::shared_ptr<const Conv2dPackedFilter> packed;
     if (layer_pick == LayerPick::tree)
-      return {conv_call(q, d, input, filter, output, {pick.algorithm, pick.config, precision}), pick.config};
+      return {conv_call(q, d, input, filter, output, {pick.algorithm, pick.config, precision}, packed), pick.config};
     // timed: the output buffer is the layer's own, so the trial runs overwrite nothing a pass still needs
     std::function<void()> fastest;
     std::string fastest_config;
@@ -118,7 +122,7 @@ Engine library_engine(Precision precision, LayerPick layer_pick) {
     const std::span<const float> in(input, std::size_t(d.batch * d.in_h * d.in_w * d.in_c));
     const std::span<const float> res(residual, residual ? std::size_t(d.batch * d.out_h * d.out_w * d.out_c) : 0);
     for (const Conv2dChoice& choice : shipped_candidates(q.device(), d, pick, precision)) {
-      std::function<void()> call = conv_call(q, d, input, filter, output, choice);
+      std::function<void()> call = conv_call(q, d, input, filter, output, choice, packed);
       const double ms = net_impl::in_pass_time_ms(q, call, {in, res});
       if (ms < fastest_ms) fastest_ms = ms, fastest = std::move(call), fastest_config = choice.config;
     }

@@ -52,9 +52,8 @@ std::function<void()> ConvOperands::call(const Conv2dChoice& choice) {
     };
   }
   if (conv2d_packs_filter(q_, choice) && d_.groups == 1) {
-    auto packed = std::make_shared<Conv2dPackedFilter>(conv2d_pack_filter(q_, d_, filter_.data()));
-    packed_.push_back(packed);
-    return [this, packed, choice] { conv2d(q_, d_, input_.data(), *packed, output_.data(), choice); };
+    if (!packed_) packed_ = std::make_unique<Conv2dPackedFilter>(conv2d_pack_filter(q_, d_, filter_.data()));
+    return [this, choice] { conv2d(q_, d_, input_.data(), *packed_, output_.data(), choice); };
   }
   return [this, choice] { conv2d(q_, d_, input_.data(), filter_.data(), output_.data(), choice); };
 }

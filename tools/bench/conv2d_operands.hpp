@@ -39,7 +39,7 @@ class ConvOperands {
   std::vector<float> host_in_, host_f_;
   Buffer<float> input_, filter_, output_;
   std::vector<std::shared_ptr<WinogradFilter>> transformed_;   // kept alive for the calls that use them
-  std::vector<std::shared_ptr<Conv2dPackedFilter>> packed_;
+  std::unique_ptr<Conv2dPackedFilter> packed_;   // made by the first call that multiplies by it, shared by all
 };
 
 }  // namespace portkern::bench

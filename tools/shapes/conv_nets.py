@@ -77,26 +77,34 @@ def geometry(row) -> tuple:
     return tuple(row[1:])
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "data/shapes/conv_more_nets.csv")
-    args = parser.parse_args()
+SHAPE_COLUMNS = ("window", "stride", "in_h", "in_w", "in_c", "out_h", "out_w", "out_k")
+
+
+def write_distinct(nets: dict, known: list[str], out: Path) -> None:
+    """Writes the layers of `nets` to `out` as "<net>/<layer>" rows, each geometry once and none with the geometry
+    of a layer in the shape files `known` (names in data/shapes/)."""
     seen = set()
-    for seed_net in ("vgg16", "resnet50"):
-        with open(ROOT / f"data/shapes/conv_{seed_net}.csv") as f:
+    for name in known:
+        with open(ROOT / "data/shapes" / name) as f:
             for r in csv.DictReader(f):
-                seen.add(tuple(int(r[k]) for k in ("window", "stride", "in_h", "in_w", "in_c", "out_h", "out_w", "out_k")))
+                seen.add(tuple(int(r[k]) for k in SHAPE_COLUMNS))
     rows = []
-    for net, layers in NETS.items():
+    for net, layers in nets.items():
         for row in layers:
             if geometry(row) not in seen:
                 seen.add(geometry(row))
                 rows.append((f"{net}/{row[0]}", *row[1:]))
-    with open(args.out, "w", newline="") as f:
-        out = csv.writer(f, lineterminator="\n")
-        out.writerow(["layer", "window", "stride", "in_h", "in_w", "in_c", "out_h", "out_w", "out_k"])
-        out.writerows(rows)
-    print(f"wrote {args.out}: {len(rows)} layers")
+    with open(out, "w", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(["layer", *SHAPE_COLUMNS])
+        writer.writerows(rows)
+    print(f"wrote {out}: {len(rows)} layers")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "data/shapes/conv_more_nets.csv")
+    write_distinct(NETS, ["conv_vgg16.csv", "conv_resnet50.csv"], parser.parse_args().out)
 
 
 if __name__ == "__main__":

@@ -16,10 +16,9 @@ only; deterministic: python3 tools/shapes/conv_unseen_nets.py [--out FILE]
 from __future__ import annotations
 
 import argparse
-import csv
 from pathlib import Path
 
-from conv_nets import ROOT, geometry, same, valid
+from conv_nets import ROOT, same, valid, write_distinct
 
 
 def pair(name, size, in_c, out_c):   # a 3x3 + 3x3 "same" pair (U-Net, ResNet-18's basic block)
@@ -57,23 +56,7 @@ NETS = {
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "data/shapes/conv_unseen_nets.csv")
-    args = parser.parse_args()
-    seen = set()
-    for tuned in ("conv_vgg16.csv", "conv_resnet50.csv", "conv_more_nets.csv"):
-        with open(ROOT / "data/shapes" / tuned) as f:
-            for r in csv.DictReader(f):
-                seen.add(tuple(int(r[k]) for k in ("window", "stride", "in_h", "in_w", "in_c", "out_h", "out_w", "out_k")))
-    rows = []
-    for net, layers in NETS.items():
-        for row in layers:
-            if geometry(row) not in seen:
-                seen.add(geometry(row))
-                rows.append((f"{net}/{row[0]}", *row[1:]))
-    with open(args.out, "w", newline="") as f:
-        out = csv.writer(f, lineterminator="\n")
-        out.writerow(["layer", "window", "stride", "in_h", "in_w", "in_c", "out_h", "out_w", "out_k"])
-        out.writerows(rows)
-    print(f"wrote {args.out}: {len(rows)} layers")
+    write_distinct(NETS, ["conv_vgg16.csv", "conv_resnet50.csv", "conv_more_nets.csv"], parser.parse_args().out)
 
 
 if __name__ == "__main__":

@@ -160,7 +160,6 @@ void run_on_threads(const PackedLayout& l, const T* packed, std::int64_t n, T al
   for (int t = 0; t < tm * tn; ++t) part(t);
 }
 
-
 }  // namespace
 
 template <class T>
