@@ -23,9 +23,16 @@ killed=0
 for ((i = 1; i <= kills; ++i)); do
   "${tune[@]}" 2> "$dir/log.$i" &
   pid=$!
-  delay="0.$(( RANDOM % 5 ))$(( RANDOM % 10 ))"   # 0 to 0.49 s
-  (( i == kills / 2 + 1 )) && delay=0.4   # the run after the cut row: long enough to repair it and go on
-  sleep "$delay"
+  if (( i == kills / 2 + 1 )); then   # the run after the cut row: until it has repaired it (a slow host
+    for ((wait_steps = 0; wait_steps < 100; ++wait_steps)); do   # may take longer than 0.4 s to start)
+      grep -q "the last row was cut short" "$dir/log.$i" 2> /dev/null && break
+      kill -0 "$pid" 2> /dev/null || break
+      sleep 0.1
+    done
+    sleep 0.1
+  else
+    sleep "0.$(( RANDOM % 5 ))$(( RANDOM % 10 ))"   # 0 to 0.49 s
+  fi
   if kill -KILL "$pid" 2> /dev/null; then killed=$((killed + 1)); fi
   wait "$pid" 2> /dev/null || true
   if (( i == kills / 2 )); then   # the machine stopped in the middle of a write
