@@ -41,4 +41,9 @@ function(portkern_isa_sources)
     PROPERTIES COMPILE_OPTIONS "-march=x86-64-v4;-mprefer-vector-width=512;${tune}")
   set_source_files_properties(${dir}/src/gemm/cpu_packed/microkernel_avx2.cpp TARGET_DIRECTORY ${ARGN}
     PROPERTIES COMPILE_OPTIONS "-march=x86-64-v3;${tune}")
+  # The BF16 GEMM's kernels (src/gemm/bf16/): AVX512-BF16, and AMX (Linux only: it asks the kernel for the state).
+  set_source_files_properties(${dir}/src/gemm/bf16/kernel_avx512.cpp TARGET_DIRECTORY ${ARGN}
+    PROPERTIES COMPILE_OPTIONS "-march=x86-64-v4;-mavx512bf16;-mprefer-vector-width=512;${tune}")
+  set_source_files_properties(${dir}/src/gemm/bf16/kernel_amx.cpp TARGET_DIRECTORY ${ARGN}
+    PROPERTIES COMPILE_OPTIONS "-march=x86-64-v4;-mavx512bf16;-mamx-tile;-mamx-bf16;${tune}")
 endfunction()

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "portkern/bfloat16.hpp"
 #include "portkern/deploy/selector.hpp"
 #include "portkern/precision.hpp"
 #include "portkern/runtime/queue.hpp"
@@ -50,6 +51,19 @@ template <class T>
 void gemm(Queue& queue, Layout layout, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
           T alpha, const T* a, std::int64_t lda, const T* b, std::int64_t ldb, T beta, T* c, std::int64_t ldc,
           const GemmChoice& force = {});
+
+// BF16 inputs: A and B bfloat16 (portkern/bfloat16.hpp), alpha, beta and C float, products and sums in fp32
+// (oneDNN's bf16 matmul with an f32 destination; cuBLAS's cublasGemmEx with 16BF inputs, 32F compute). The
+// same BLAS semantics and checks as above. Denormal bfloat16 inputs may count as zero (AMX and AVX512-BF16
+// do so). CPU queues only in this version: a GPU queue is an Error. The kernels (AMX, AVX512-BF16 or plain
+// C++, the fastest the CPU runs) are described in src/gemm/bf16/bf16_gemm.hpp.
+void gemm(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+          const bfloat16* a, std::int64_t lda, const bfloat16* b, std::int64_t ldb, float beta, float* c,
+          std::int64_t ldc);
+void gemm(Queue& queue, Layout layout, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+          float alpha, const bfloat16* a, std::int64_t lda, const bfloat16* b, std::int64_t ldb, float beta, float* c,
+          std::int64_t ldc);
+std::string gemm_bf16_kernel();   // the kernels those use on this CPU: "amx", "avx512" or "generic"
 
 // What the deployment picks for a float problem on a device at a precision, without running anything;
 // `family` non-empty asks for the pick within that family. `path` is the route through the decision trees.

@@ -9,6 +9,7 @@
 #include "gemm/fused.hpp"
 #include "gemm/registry.hpp"
 #include "gemm/scale.hpp"
+#include "portkern/bfloat16.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/checked.hpp"
 #include "portkern/error.hpp"
@@ -18,8 +19,8 @@ namespace portkern {
 
 namespace gemm_impl {
 
-template <class T>
-void check_gemm_arguments(const Queue& queue, bool ta, bool tb, const GemmArgs<T>& p, const char* fn) {
+template <class T, class In>
+void check_gemm_arguments(const Queue& queue, bool ta, bool tb, const GemmArgs<T, In>& p, const char* fn) {
   require(p.m >= 0, fn, "m", p.m, ">= 0");
   require(p.n >= 0, fn, "n", p.n, ">= 0");
   require(p.k >= 0, fn, "k", p.k, ">= 0");
@@ -38,8 +39,8 @@ void check_gemm_arguments(const Queue& queue, bool ta, bool tb, const GemmArgs<T
   if (p.m == 0 || p.n == 0 || p.batch == 0) return;   // nothing is read or written
   // The elements (and bytes) each operand spans over the batch fit in 64 bits: no index can wrap.
   checked_bytes(checked_matrix_extent(p.m, p.n, p.ldc, p.stride_c, p.batch, fn, "c"), sizeof(T), fn, "c");
-  checked_bytes(checked_matrix_extent(ta ? p.k : p.m, ta ? p.m : p.k, p.lda, p.stride_a, p.batch, fn, "a"), sizeof(T), fn, "a");
-  checked_bytes(checked_matrix_extent(tb ? p.n : p.k, tb ? p.k : p.n, p.ldb, p.stride_b, p.batch, fn, "b"), sizeof(T), fn, "b");
+  checked_bytes(checked_matrix_extent(ta ? p.k : p.m, ta ? p.m : p.k, p.lda, p.stride_a, p.batch, fn, "a"), sizeof(In), fn, "a");
+  checked_bytes(checked_matrix_extent(tb ? p.n : p.k, tb ? p.k : p.n, p.ldb, p.stride_b, p.batch, fn, "b"), sizeof(In), fn, "b");
   queue.check_pointer(p.c, fn, "c");
   if (p.k > 0 && p.alpha != T(0)) {
     queue.check_pointer(p.a, fn, "a");
@@ -48,8 +49,9 @@ void check_gemm_arguments(const Queue& queue, bool ta, bool tb, const GemmArgs<T
   if (p.epilogue.bias) queue.check_pointer(p.epilogue.bias, fn, "epilogue.bias");
   if (p.epilogue.residual) queue.check_pointer(p.epilogue.residual, fn, "epilogue.residual");
 }
-template void check_gemm_arguments<float>(const Queue&, bool, bool, const GemmArgs<float>&, const char*);
-template void check_gemm_arguments<double>(const Queue&, bool, bool, const GemmArgs<double>&, const char*);
+template void check_gemm_arguments(const Queue&, bool, bool, const GemmArgs<float>&, const char*);
+template void check_gemm_arguments(const Queue&, bool, bool, const GemmArgs<double>&, const char*);
+template void check_gemm_arguments(const Queue&, bool, bool, const GemmArgs<float, bfloat16>&, const char*);
 
 }  // namespace gemm_impl
 

@@ -44,13 +44,14 @@ struct GemmEpilogue {
 
 // C = alpha * op(A) * op(B) + beta * C for `batch` problems at the given strides (column-major), at the
 // caller's precision (portkern/precision.hpp; a family whose configuration fixes its arithmetic ignores it).
-template <class T>
+// A and B hold `In` values: T's own, or bfloat16 for the BF16 GEMM (T = float: fp32 products, sums and C).
+template <class T, class In = T>
 struct GemmArgs {
   std::int64_t m, n, k;
   T alpha;
-  const T* a;
+  const In* a;
   std::int64_t lda, stride_a;
-  const T* b;
+  const In* b;
   std::int64_t ldb, stride_b;
   T beta;
   T* c;

@@ -16,7 +16,7 @@ inline std::string at_least(const char* what, std::int64_t value) {
   return ">= " + std::string(what) + " = " + std::to_string(value);
 }
 
-template <class T>
-void check_gemm_arguments(const Queue& queue, bool ta, bool tb, const GemmArgs<T>& p, const char* function);
+template <class T, class In>
+void check_gemm_arguments(const Queue& queue, bool ta, bool tb, const GemmArgs<T, In>& p, const char* function);
 
 }  // namespace portkern::gemm_impl

@@ -173,7 +173,10 @@ void print_gemm(const nlohmann::json& result) {
   table.print(std::cout);
   const std::string precision = rows.empty() ? "accurate" : rows[0].value("precision", "accurate");
   std::cout << "precision " << precision << "; geomean ratio to the best vendor at "
-            << (precision == "tf32" ? "TF32 (fp32 where it has none)" : "fp32 (TF32 off)") << ": "
+            << (precision == "tf32"   ? "TF32 (fp32 where it has none)"
+                : precision == "bf16" ? "bf16 (bfloat16 inputs, fp32 sums)"
+                                      : "fp32 (TF32 off)")
+            << ": "
             << fixed(geomean_ratio(rows), 3) << " over "
             << rows.size() << " shapes (spread: over interleaved rounds, the larger of portkern's and the vendor's)\n";
   print_vendors(result, std::cout);

@@ -3,6 +3,7 @@
 
 #include "bench/device_info.hpp"
 #include "bench/gemm_bench.hpp"
+#include "bench/gemm_bf16_bench.hpp"
 #include "bench/ladder_bench.hpp"
 #include "bench/shapes.hpp"
 #include "bench/transpose_bench.hpp"
@@ -45,6 +46,12 @@ void add_bench(CLI::App& app) {
       ->excludes(gemm->get_option("--family"));
   add_threads_option(*gemm, gemm_threads);
   gemm->add_flag("--double", use_double, "Double precision instead of single");
+  static std::string gemm_dtype = "fp32";
+  gemm->add_option("--dtype", gemm_dtype,
+                   "fp32, or bf16: bfloat16 A and B with fp32 sums and C, beside oneDNN's bf16 matmul (CPU)")
+      ->check(CLI::IsMember({"fp32", "bf16"}))
+      ->capture_default_str()
+      ->excludes(gemm->get_option("--double"));
   static std::string gemm_precision = "accurate";
   add_precision_option(*gemm, gemm_precision);
   gemm->add_flag("--full", gemm_full, "Longer samples");
@@ -72,7 +79,7 @@ void add_bench(CLI::App& app) {
     options.precision = *parse_precision(gemm_precision);
     options.quick = !gemm_full;
     options.packed = gemm_packed;
-    const auto result = bench::bench_gemm(d, options);
+    const auto result = gemm_dtype == "bf16" ? bench::bench_gemm_bf16(d, options) : bench::bench_gemm(d, options);
     bench::print_gemm(result);
     if (!gemm_json.empty()) write_json(gemm_json, result);
   });

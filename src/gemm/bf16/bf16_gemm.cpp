@@ -1,0 +1,175 @@
+// The BF16 GEMM's frame (bf16_gemm.hpp): blocking, packing into the chunk layout, the thread grid, and the
+// plain C++ micro-kernel. The per-ISA kernels are in kernel_<isa>.cpp.
+#include "gemm/bf16/bf16_gemm.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace portkern::gemm_impl::bf16 {
+
+namespace {
+
+using i64 = std::int64_t;
+
+// KC x NC of B (1 MiB) and MC x KC of A (256 KiB) stay in the 2 MiB L2 of a Sapphire Rapids core; one
+// micro-panel of B (32 KiB) in its 48 KiB L1 while the kernel walks down MC.
+constexpr i64 kc_max = 512, mc_max = 256, nc_max = 1024;
+
+i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
+
+// op(X)(row, depth) = x[row * row_stride + depth * depth_stride]: A's rows and k, or B's columns and k.
+struct Operand {
+  const bfloat16* x;
+  i64 row_stride, depth_stride;
+  Bits at(i64 row, i64 depth) const { return x[row * row_stride + depth * depth_stride].bits; }
+};
+
+// Where the tile of half `s` (16 rows or columns) and chunk t goes in a block of micro-panels `chunks` long.
+i64 tile_at(i64 s, i64 t, i64 chunks) { return (s / 2 * chunks + t) * chunk_size + s % 2 * tile_size; }
+
+// Packs rows [r0, r0 + rows) x depth [k0, k0 + depth) of A into micro-panels of VNNI tiles ([16 k pairs][16
+// rows][2]), `panels` 16-row halves (rows beyond `rows` and depth beyond `depth` are zeros).
+void pack_a(const KernelSet& kernels, const Operand& a, i64 r0, i64 rows, i64 k0, i64 depth, i64 panels, Bits* out) {
+  const i64 chunks = ceil_div(depth, chunk_k);
+  for (i64 s = 0; s < panels; ++s)
+    for (i64 t = 0; t < chunks; ++t) {
+      Bits* o = out + tile_at(s, t, chunks);
+      const i64 first = s * 16, kt = t * chunk_k;
+      if (first + 16 <= rows && kt + chunk_k <= depth && a.row_stride == 1) {   // a whole chunk, rows contiguous
+        kernels.pack_a_tile(&a.x[(r0 + first) + (k0 + kt) * a.depth_stride].bits, a.depth_stride, o);
+        continue;
+      }
+      for (int q = 0; q < chunk_k; ++q)
+        for (int i = 0; i < 16; ++i) {
+          const bool inside = first + i < rows && kt + q < depth;
+          o[(q / 2) * 32 + 2 * i + (q % 2)] = inside ? a.at(r0 + first + i, k0 + kt + q) : Bits(0);
+        }
+    }
+}
+
+// Packs columns [c0, c0 + cols) x depth [k0, k0 + depth) of B into micro-panels of tiles ([16 columns][32 k]),
+// `panels` 16-column halves, zeros outside.
+void pack_b(const Operand& b, i64 c0, i64 cols, i64 k0, i64 depth, i64 panels, Bits* out) {
+  const i64 chunks = ceil_div(depth, chunk_k);
+  for (i64 s = 0; s < panels; ++s)
+    for (i64 t = 0; t < chunks; ++t) {
+      Bits* o = out + tile_at(s, t, chunks);
+      const i64 first = s * 16, kt = t * chunk_k;
+      if (first + 16 <= cols && kt + chunk_k <= depth && b.depth_stride == 1) {   // columns contiguous along k
+        for (int j = 0; j < 16; ++j)
+          std::memcpy(o + j * chunk_k, b.x + (c0 + first + j) * b.row_stride + k0 + kt, chunk_k * sizeof(Bits));
+        continue;
+      }
+      for (int j = 0; j < 16; ++j)
+        for (int q = 0; q < chunk_k; ++q) {
+          const bool inside = first + j < cols && kt + q < depth;
+          o[j * chunk_k + q] = inside ? b.at(c0 + first + j, k0 + kt + q) : Bits(0);
+        }
+    }
+}
+
+void generic_pack_a_tile(const Bits* a, i64 lda, Bits* out) {
+  for (int q = 0; q < chunk_k; ++q)
+    for (int i = 0; i < 16; ++i) out[(q / 2) * 32 + 2 * i + q % 2] = a[i + q * lda];
+}
+
+float to_float(Bits bits) { return float(bfloat16::from_bits(bits)); }
+
+void generic_kernel(i64 chunks, const Bits* a, const Bits* b, float* c, i64 ldc, int rows, int cols, float alpha,
+                    float beta) {
+  float sums[block_cols][block_rows] = {};
+  for (i64 t = 0; t < chunks; ++t)
+    for (int q = 0; q < chunk_k; ++q)
+      for (int j = 0; j < cols; ++j) {
+        const float y = to_float(b[t * chunk_size + j / 16 * tile_size + (j % 16) * chunk_k + q]);
+        for (int i = 0; i < rows; ++i)
+          sums[j][i] += to_float(a[t * chunk_size + i / 16 * tile_size + (q / 2) * 32 + (i % 16) * 2 + q % 2]) * y;
+      }
+  for (int j = 0; j < cols; ++j)
+    for (int i = 0; i < rows; ++i) {
+      float& cij = c[i + j * ldc];
+      cij = beta == 0.f ? alpha * sums[j][i] : alpha * sums[j][i] + beta * cij;
+    }
+}
+
+void nothing() {}
+
+// One thread's part: C[m0:m1, n0:n1], packing into its own buffers.
+void run_part(const KernelSet& kernels, const Operand& a, const Operand& b, const GemmArgs<float, bfloat16>& p,
+              i64 m0, i64 m1, i64 n0, i64 n1) {
+  thread_local std::vector<Bits> packed_a, packed_b;
+  const i64 kc = ceil_div(p.k, ceil_div(p.k, kc_max));   // equal k blocks
+  packed_a.resize(ceil_div(mc_max, block_rows) * ceil_div(kc, chunk_k) * chunk_size);
+  packed_b.resize(ceil_div(nc_max, block_cols) * ceil_div(kc, chunk_k) * chunk_size);
+  kernels.begin();
+  for (i64 jc = n0; jc < n1; jc += nc_max) {
+    const i64 nc = std::min(nc_max, n1 - jc);
+    for (i64 pc = 0; pc < p.k; pc += kc) {
+      const i64 depth = std::min(kc, p.k - pc), chunks = ceil_div(depth, chunk_k);
+      const float beta = pc == 0 ? p.beta : 1.f;
+      pack_b(b, jc, nc, pc, depth, ceil_div(nc, block_cols) * 2, packed_b.data());
+      for (i64 ic = m0; ic < m1; ic += mc_max) {
+        const i64 mc = std::min(mc_max, m1 - ic);
+        pack_a(kernels, a, ic, mc, pc, depth, ceil_div(mc, block_rows) * 2, packed_a.data());
+        for (i64 jr = 0; jr < nc; jr += block_cols)
+          for (i64 ir = 0; ir < mc; ir += block_rows)
+            kernels.kernel(chunks, packed_a.data() + ir / block_rows * chunks * chunk_size,
+                           packed_b.data() + jr / block_cols * chunks * chunk_size, p.c + (ic + ir) + (jc + jr) * p.ldc, p.ldc,
+                           int(std::min<i64>(block_rows, mc - ir)), int(std::min<i64>(block_cols, nc - jr)), p.alpha,
+                           beta);
+      }
+    }
+  }
+  kernels.end();
+}
+
+// The thread grid tm x tn (tm * tn <= threads) with the fewest 32 x 32 blocks in its largest part; on a tie the
+// fewer threads, then the split along n (a part packs its share of B and all of A).
+void choose_grid(i64 m, i64 n, i64 k, int threads, int& tm, int& tn) {
+  tm = tn = 1;
+  if (2.0 * m * n * k < 4e6) return;   // below about 20 us: one thread
+  const i64 mb = ceil_div(m, block_rows), nb = ceil_div(n, block_cols);
+  i64 best = mb * nb;
+  for (int t = 2; t <= threads; ++t)
+    for (int x = 1; x <= t; ++x) {
+      if (t % x) continue;
+      const int y = t / x;   // x parts along m, y along n
+      const i64 largest = ceil_div(mb, x) * ceil_div(nb, y);
+      if (largest < best) best = largest, tm = x, tn = y;
+    }
+}
+
+}  // namespace
+
+const KernelSet& generic_kernels() {
+  static const KernelSet set{"generic", generic_kernel, generic_pack_a_tile, nothing, nothing};
+  return set;
+}
+
+std::vector<KernelSet> kernels_here() {
+  std::vector<KernelSet> sets;
+  if (const KernelSet* s = amx_kernels()) sets.push_back(*s);
+  if (const KernelSet* s = avx512_kernels()) sets.push_back(*s);
+  sets.push_back(generic_kernels());
+  return sets;
+}
+
+void run(const KernelSet& kernels, bool trans_a, bool trans_b, const GemmArgs<float, bfloat16>& p, int threads) {
+  // op(A)(i, l) and op(B)(l, j), as rows / columns and depth.
+  const Operand a{p.a, trans_a ? p.lda : 1, trans_a ? 1 : p.lda};
+  const Operand b{p.b, trans_b ? 1 : p.ldb, trans_b ? p.ldb : 1};
+  int tm, tn;
+  choose_grid(p.m, p.n, p.k, threads, tm, tn);
+  const i64 mb = ceil_div(p.m, block_rows), nb = ceil_div(p.n, block_cols);
+#pragma omp parallel num_threads(tm * tn) if (tm * tn > 1)
+  {
+    const int t = omp_get_thread_num(), x = t / tn, y = t % tn;
+    const i64 m0 = std::min(p.m, mb * x / tm * block_rows), m1 = std::min(p.m, mb * (x + 1) / tm * block_rows);
+    const i64 n0 = std::min(p.n, nb * y / tn * block_cols), n1 = std::min(p.n, nb * (y + 1) / tn * block_cols);
+    if (m0 < m1 && n0 < n1) run_part(kernels, a, b, p, m0, m1, n0, n1);
+  }
+}
+
+}  // namespace portkern::gemm_impl::bf16

@@ -1,0 +1,74 @@
+// bf16: the CPU GEMM on bfloat16 inputs with fp32 products, sums and output (oneDNN's bf16 matmul with an f32
+// destination, cuBLAS's cublasGemmEx with CUDA_R_16BF inputs and CUBLAS_COMPUTE_32F).
+//
+// What it computes
+//   Column-major C = alpha * op(A) * op(B) + beta * C; A and B bfloat16, alpha, beta and C float. A product of
+//   two bfloat16 is exact in fp32 and the sums are fp32, so the error is SGEMM's on the rounded inputs (about
+//   k * 2^-24 of the sum of |a * b|). beta == 0: C is not read. Denormal bfloat16 inputs count as zero in the
+//   amx and avx512 kernels (their instructions' rule, whatever MXCSR says).
+//
+// Algorithm (the packed GEMM's, cpu_packed.hpp, over 32-deep chunks of k)
+//   for jc in n step NC, for pc in k step KC: pack op(B)[pc.., jc..]; for ic in m step MC: pack op(A)[ic.., pc..];
+//   for jr in NC step 32, for ir in MC step 32: micro-kernel, a 32 x 32 block of C over KC.
+//   Packed layout: 32-row (column) micro-panels, each a sequence of chunks of 32 k, each chunk two 1 KiB AMX
+//   tiles, one per 16-row (column) half, so that a kernel reads each operand as one stream:
+//     A: a tile is [16 k pairs][16 rows][2] (VNNI: pairs of k side by side)
+//     B: a tile is [16 columns][32 k]
+//   Rows, columns and k beyond the problem are packed as zeros, so every kernel multiplies whole chunks.
+//   Threads: the output is cut into a tm x tn grid of parts (whole 32 x 32 blocks), each packs its own operands.
+//
+// Micro-kernels, one file each with its own target flags; the first the CPU (and OS) can run is used:
+//   amx      Intel AMX (Sapphire Rapids and later): 2 x 2 tiles of 16 x 16 fp32 sums, TDPBF16PS
+//   avx512   AVX512-BF16 (Cooper Lake, Zen 4, Zen 5): VDPBF16PS on 32 rows x 8 columns at a time
+//   generic  plain C++, any CPU
+//
+// When it wins: compute-bound shapes on AMX machines, where it runs at several times fp32 SGEMM's rate.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gemm/args.hpp"
+#include "portkern/bfloat16.hpp"
+
+namespace portkern::gemm_impl::bf16 {
+
+using Bits = std::uint16_t;                  // a bfloat16's bits, as the panels hold them
+inline constexpr int chunk_k = 32;           // k per chunk: one AMX tile row of bfloat16 is 64 bytes
+inline constexpr int tile_size = 512;        // bfloat16 per tile: 16 rows (columns) x 32 k
+inline constexpr int chunk_size = 1024;      // bfloat16 per chunk of a micro-panel: its two tiles
+inline constexpr int block_rows = 32;        // a micro-kernel's block of C: 32 x 32
+inline constexpr int block_cols = 32;
+
+// C[0:rows, 0:cols] = alpha * (A x B) + beta * C (beta == 0: C not read) for one 32 x 32 block of C, `a` and
+// `b` micro-panels `chunks` chunks long.
+using MicroKernel = void (*)(std::int64_t chunks, const Bits* a, const Bits* b, float* c, std::int64_t ldc,
+                             int rows, int cols, float alpha, float beta);
+
+// Packs one whole tile of A whose rows are contiguous (column-major, not transposed): 16 rows x 32 k from
+// `a` (row 0 of the tile's first k, columns `lda` apart) into the VNNI layout [16 k pairs][16 rows][2].
+using PackTile = void (*)(const Bits* a, std::int64_t lda, Bits* out);
+
+struct KernelSet {
+  const char* name;            // "amx", "avx512", "generic"
+  MicroKernel kernel;
+  PackTile pack_a_tile;
+  void (*begin)();             // on each thread before its first kernel call (AMX: load the tile configuration)
+  void (*end)();               // on each thread after its last
+};
+
+// The kernels this CPU and OS can run, fastest first; portkern::gemm uses the first.
+std::vector<KernelSet> kernels_here();
+
+// The per-ISA kernels: nullptr where this build or this machine cannot run them.
+const KernelSet* amx_kernels();
+const KernelSet* avx512_kernels();
+const KernelSet& generic_kernels();
+
+// The AVX-512 tile packing (kernel_avx512.cpp), which the amx kernels use too.
+void avx512_pack_a_tile(const Bits* a, std::int64_t lda, Bits* out);
+
+// The whole product on up to `threads` threads with the given kernels (arguments checked, m, n, k >= 1).
+void run(const KernelSet& kernels, bool trans_a, bool trans_b, const GemmArgs<float, bfloat16>& p, int threads);
+
+}  // namespace portkern::gemm_impl::bf16

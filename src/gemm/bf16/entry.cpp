@@ -1,0 +1,44 @@
+// portkern::gemm on bfloat16 inputs (portkern/blas.hpp): the BLAS checks every GEMM makes, quick returns, and
+// the BF16 family (bf16_gemm.hpp) with the fastest kernels this CPU runs.
+#include "gemm/bf16/bf16_gemm.hpp"
+#include "gemm/checks.hpp"
+#include "gemm/scale.hpp"
+#include "portkern/blas.hpp"
+#include "portkern/error.hpp"
+
+namespace portkern {
+
+namespace {
+const gemm_impl::bf16::KernelSet& fastest() {
+  static const gemm_impl::bf16::KernelSet kernels = gemm_impl::bf16::kernels_here().front();
+  return kernels;
+}
+}  // namespace
+
+void gemm(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+          const bfloat16* a, std::int64_t lda, const bfloat16* b, std::int64_t ldb, float beta, float* c,
+          std::int64_t ldc) {
+  constexpr const char* fn = "portkern::gemm (bfloat16)";
+  const gemm_impl::GemmArgs<float, bfloat16> p{m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1};
+  const bool ta = trans_a == Op::trans, tb = trans_b == Op::trans;
+  gemm_impl::check_gemm_arguments(queue, ta, tb, p, fn);
+  if (m == 0 || n == 0) return;
+  if (!queue.device().is_cpu())
+    fail(fn, "bfloat16 inputs run on the CPU only in this version, not on " + queue.device().name());
+  if (k == 0 || alpha == 0.f) {
+    if (beta != 1.f) gemm_impl::scale_cpu(queue, gemm_impl::ScaleMatrix<float>{m, n, beta, c, ldc, 0}, 1);
+    return;
+  }
+  gemm_impl::bf16::run(fastest(), ta, tb, p, queue.cpu_threads());
+}
+
+std::string gemm_bf16_kernel() { return fastest().name; }
+
+void gemm(Queue& queue, Layout layout, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+          float alpha, const bfloat16* a, std::int64_t lda, const bfloat16* b, std::int64_t ldb, float beta, float* c,
+          std::int64_t ldc) {
+  if (layout == Layout::col_major) return gemm(queue, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  gemm(queue, trans_b, trans_a, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc);   // C^T = op(B)^T op(A)^T
+}
+
+}  // namespace portkern
