@@ -58,11 +58,12 @@ void expect_product(const Case& s, bool ta, bool tb, float alpha, float beta, co
     }
 }
 
-// 1 x 1; GEMV-like shapes; primes across the 32 x 32 blocks and 32-deep chunks; k = 1100 (three k blocks
-// with a partial chunk each); m = 257 (two row blocks of 256); n = 1030 (two column blocks of 1024);
-// 200 x 200 (a 2 x 1 thread grid).
-const Case cases[] = {{1, 1, 1},     {1, 37, 61},    {53, 1, 97},     {67, 45, 33},  {33, 31, 1100},
-                      {131, 7, 509}, {257, 67, 64},  {40, 1030, 40},  {200, 200, 600}};
+// 1 x 1; GEMV-like shapes and few rows (the direct product: m <= 8, 1-3 rows past a group of 4, columns past
+// a group of 4, a partial last chunk); primes across the 32 x 32 blocks and 32-deep chunks; k = 1100 (three k
+// blocks); m = 257 (two row blocks of 256); n = 1030 (two column blocks of 1024); 200 x 200 (a 2 x 1 grid).
+const Case cases[] = {{1, 1, 1},     {1, 37, 61},    {6, 13, 70},    {8, 9, 33},     {9, 5, 3},
+                      {53, 1, 97},   {67, 45, 33},   {33, 31, 1100}, {131, 7, 509},  {257, 67, 64},
+                      {40, 1030, 40}, {200, 200, 600}};
 
 TEST(GemmBf16, EveryKernelOfThisCpuMatchesFloat64) {
   for (const gemm_impl::bf16::KernelSet& kernels : gemm_impl::bf16::kernels_here())
@@ -80,6 +81,38 @@ TEST(GemmBf16, EveryKernelOfThisCpuMatchesFloat64) {
               gemm_impl::bf16::run(kernels, ta, tb, p, threads);
               expect_product(s, ta, tb, alpha, beta, o);
             }
+}
+
+// Batches: whole problems per thread (4 on 2 threads) and each problem over both threads (3), items apart by
+// more than their size; C between the items must stay as it was.
+TEST(GemmBf16, BatchesMatchFloat64) {
+  for (const gemm_impl::bf16::KernelSet& kernels : gemm_impl::bf16::kernels_here())
+    for (std::int64_t batch : {3, 4})
+      for (bool ta : {false, true}) {
+        SCOPED_TRACE(std::string(kernels.name) + " batch=" + std::to_string(batch) + " ta=" + std::to_string(ta));
+        const Case s{45, 70, 77};
+        std::vector<Operands> items;
+        for (std::int64_t i = 0; i < batch; ++i) items.push_back(make_operands(s, ta, true, true));
+        const Operands& first = items[0];
+        const std::int64_t stride_a = std::int64_t(first.a.size()) + 3, stride_b = std::int64_t(first.b.size()) + 5,
+                           stride_c = std::int64_t(first.c.size()) + 7;
+        std::vector<bfloat16> a(std::size_t(stride_a * batch)), b(std::size_t(stride_b * batch));
+        std::vector<float> c(std::size_t(stride_c * batch), -7.f);
+        for (std::int64_t i = 0; i < batch; ++i) {
+          std::copy(items[i].a.begin(), items[i].a.end(), a.begin() + i * stride_a);
+          std::copy(items[i].b.begin(), items[i].b.end(), b.begin() + i * stride_b);
+          std::copy(items[i].c.begin(), items[i].c.end(), c.begin() + i * stride_c);
+        }
+        const gemm_impl::GemmArgs<float, bfloat16> p{s.m, s.n, s.k, 0.5f, a.data(), first.lda, stride_a, b.data(),
+                                                      first.ldb, stride_b, 2.f, c.data(), first.ldc, stride_c, batch};
+        gemm_impl::bf16::run(kernels, ta, true, p, 2);
+        for (std::int64_t i = 0; i < batch; ++i) {
+          std::copy(c.begin() + i * stride_c, c.begin() + i * stride_c + std::int64_t(first.c.size()), items[i].c.begin());
+          expect_product(s, ta, true, 0.5f, 2.f, items[i]);
+          for (std::int64_t gap = std::int64_t(first.c.size()); gap < stride_c; ++gap)
+            ASSERT_EQ(c[std::size_t(i * stride_c + gap)], -7.f) << "between items, at " << gap;
+        }
+      }
 }
 
 TEST(GemmBf16, FastestKernelIsThePublicOnes) {

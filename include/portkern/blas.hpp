@@ -63,6 +63,10 @@ void gemm(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, 
 void gemm(Queue& queue, Layout layout, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
           float alpha, const bfloat16* a, std::int64_t lda, const bfloat16* b, std::int64_t ldb, float beta, float* c,
           std::int64_t ldc);
+void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                          float alpha, const bfloat16* a, std::int64_t lda, std::int64_t stride_a, const bfloat16* b,
+                          std::int64_t ldb, std::int64_t stride_b, float beta, float* c, std::int64_t ldc,
+                          std::int64_t stride_c, std::int64_t batch);
 std::string gemm_bf16_kernel();   // the kernels those use on this CPU: "amx", "avx512" or "generic"
 
 // What the deployment picks for a float problem on a device at a precision, without running anything;

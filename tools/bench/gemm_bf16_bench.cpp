@@ -63,10 +63,9 @@ struct Bf16Operands {
 };
 
 void run_portkern(Queue& q, Bf16Operands& o) {
-  for (i64 p = 0; p < o.s.batch; ++p)
-    gemm(q, o.s.trans_a ? Op::trans : Op::none, o.s.trans_b ? Op::trans : Op::none, o.s.m, o.s.n, o.s.k, 1.f,
-         o.a.data() + p * o.s.m * o.s.k, o.lda, o.b.data() + p * o.s.k * o.s.n, o.ldb, 0.f,
-         o.c.data() + p * o.s.m * o.s.n, o.ldc);
+  gemm_strided_batched(q, o.s.trans_a ? Op::trans : Op::none, o.s.trans_b ? Op::trans : Op::none, o.s.m, o.s.n,
+                       o.s.k, 1.f, o.a.data(), o.lda, o.s.m * o.s.k, o.b.data(), o.ldb, o.s.k * o.s.n, 0.f,
+                       o.c.data(), o.ldc, o.s.m * o.s.n, o.s.batch);
 }
 
 #if PORTKERN_HAVE_DNNL

@@ -30,21 +30,23 @@ struct Operand {
 i64 tile_at(i64 s, i64 t, i64 chunks) { return (s / 2 * chunks + t) * chunk_size + s % 2 * tile_size; }
 
 // Packs rows [r0, r0 + rows) x depth [k0, k0 + depth) of A into micro-panels of VNNI tiles ([16 k pairs][16
-// rows][2]), `panels` 16-row halves (rows beyond `rows` and depth beyond `depth` are zeros).
-void pack_a(const KernelSet& kernels, const Operand& a, i64 r0, i64 rows, i64 k0, i64 depth, i64 panels, Bits* out) {
+// rows][2]), zeros beyond rows and depth. Contiguous rows go to the kernels' own chunk packing.
+void pack_a(const KernelSet& kernels, const Operand& a, i64 r0, i64 rows, i64 k0, i64 depth, Bits* out) {
   const i64 chunks = ceil_div(depth, chunk_k);
-  for (i64 s = 0; s < panels; ++s)
+  for (i64 r = 0; r < rows; r += block_rows)
     for (i64 t = 0; t < chunks; ++t) {
-      Bits* o = out + tile_at(s, t, chunks);
-      const i64 first = s * 16, kt = t * chunk_k;
-      if (first + 16 <= rows && kt + chunk_k <= depth && a.row_stride == 1) {   // a whole chunk, rows contiguous
-        kernels.pack_a_tile(&a.x[(r0 + first) + (k0 + kt) * a.depth_stride].bits, a.depth_stride, o);
+      Bits* o = out + (r / block_rows * chunks + t) * chunk_size;
+      const int chunk_rows = int(std::min<i64>(block_rows, rows - r));
+      const int chunk_depth = int(std::min<i64>(chunk_k, depth - t * chunk_k));
+      if (a.row_stride == 1) {
+        kernels.pack_a_chunk(&a.x[(r0 + r) + (k0 + t * chunk_k) * a.depth_stride].bits, a.depth_stride, chunk_rows,
+                             chunk_depth, o);
         continue;
       }
       for (int q = 0; q < chunk_k; ++q)
-        for (int i = 0; i < 16; ++i) {
-          const bool inside = first + i < rows && kt + q < depth;
-          o[(q / 2) * 32 + 2 * i + (q % 2)] = inside ? a.at(r0 + first + i, k0 + kt + q) : Bits(0);
+        for (int i = 0; i < block_rows; ++i) {
+          const bool inside = i < chunk_rows && q < chunk_depth;
+          o[i / 16 * tile_size + (q / 2) * 32 + 2 * (i % 16) + (q % 2)] = inside ? a.at(r0 + r + i, k0 + t * chunk_k + q) : Bits(0);
         }
     }
 }
@@ -52,27 +54,23 @@ void pack_a(const KernelSet& kernels, const Operand& a, i64 r0, i64 rows, i64 k0
 // Packs columns [c0, c0 + cols) x depth [k0, k0 + depth) of B into micro-panels of tiles ([16 columns][32 k]),
 // `panels` 16-column halves, zeros outside.
 void pack_b(const Operand& b, i64 c0, i64 cols, i64 k0, i64 depth, i64 panels, Bits* out) {
-  const i64 chunks = ceil_div(depth, chunk_k);
-  for (i64 s = 0; s < panels; ++s)
-    for (i64 t = 0; t < chunks; ++t) {
-      Bits* o = out + tile_at(s, t, chunks);
-      const i64 first = s * 16, kt = t * chunk_k;
-      if (first + 16 <= cols && kt + chunk_k <= depth && b.depth_stride == 1) {   // columns contiguous along k
-        for (int j = 0; j < 16; ++j)
-          std::memcpy(o + j * chunk_k, b.x + (c0 + first + j) * b.row_stride + k0 + kt, chunk_k * sizeof(Bits));
-        continue;
-      }
-      for (int j = 0; j < 16; ++j)
-        for (int q = 0; q < chunk_k; ++q) {
-          const bool inside = first + j < cols && kt + q < depth;
-          o[j * chunk_k + q] = inside ? b.at(c0 + first + j, k0 + kt + q) : Bits(0);
-        }
+  const i64 chunks = ceil_div(depth, chunk_k), whole = b.depth_stride == 1 ? depth / chunk_k : 0;
+  for (i64 j = 0; j < panels * 16; ++j) {
+    const i64 t0 = j < cols ? whole : 0;   // a column contiguous along k: its whole chunks are copies, in order
+    for (i64 t = 0; t < t0; ++t)
+      std::memcpy(out + tile_at(j / 16, t, chunks) + j % 16 * chunk_k, b.x + (c0 + j) * b.row_stride + k0 + t * chunk_k,
+                  chunk_k * sizeof(Bits));
+    for (i64 t = t0; t < chunks; ++t) {
+      Bits* o = out + tile_at(j / 16, t, chunks) + j % 16 * chunk_k;
+      for (int q = 0; q < chunk_k; ++q) o[q] = j < cols && t * chunk_k + q < depth ? b.at(c0 + j, k0 + t * chunk_k + q) : Bits(0);
     }
+  }
 }
 
-void generic_pack_a_tile(const Bits* a, i64 lda, Bits* out) {
+void generic_pack_a_chunk(const Bits* a, i64 lda, int rows, int depth, Bits* out) {
   for (int q = 0; q < chunk_k; ++q)
-    for (int i = 0; i < 16; ++i) out[(q / 2) * 32 + 2 * i + q % 2] = a[i + q * lda];
+    for (int i = 0; i < block_rows; ++i)
+      out[i / 16 * tile_size + (q / 2) * 32 + 2 * (i % 16) + q % 2] = i < rows && q < depth ? a[i + q * lda] : Bits(0);
 }
 
 float to_float(Bits bits) { return float(bfloat16::from_bits(bits)); }
@@ -100,7 +98,7 @@ void nothing() {}
 void run_part(const KernelSet& kernels, const Operand& a, const Operand& b, const GemmArgs<float, bfloat16>& p,
               i64 m0, i64 m1, i64 n0, i64 n1) {
   thread_local std::vector<Bits> packed_a, packed_b;
-  const i64 kc = ceil_div(p.k, ceil_div(p.k, kc_max));   // equal k blocks
+  const i64 kc = ceil_div(ceil_div(p.k, ceil_div(p.k, kc_max)), chunk_k) * chunk_k;   // equal blocks of whole chunks
   packed_a.resize(ceil_div(mc_max, block_rows) * ceil_div(kc, chunk_k) * chunk_size);
   packed_b.resize(ceil_div(nc_max, block_cols) * ceil_div(kc, chunk_k) * chunk_size);
   kernels.begin();
@@ -112,7 +110,7 @@ void run_part(const KernelSet& kernels, const Operand& a, const Operand& b, cons
       pack_b(b, jc, nc, pc, depth, ceil_div(nc, block_cols) * 2, packed_b.data());
       for (i64 ic = m0; ic < m1; ic += mc_max) {
         const i64 mc = std::min(mc_max, m1 - ic);
-        pack_a(kernels, a, ic, mc, pc, depth, ceil_div(mc, block_rows) * 2, packed_a.data());
+        pack_a(kernels, a, ic, mc, pc, depth, packed_a.data());
         for (i64 jr = 0; jr < nc; jr += block_cols)
           for (i64 ir = 0; ir < mc; ir += block_rows)
             kernels.kernel(chunks, packed_a.data() + ir / block_rows * chunks * chunk_size,
@@ -144,7 +142,7 @@ void choose_grid(i64 m, i64 n, i64 k, int threads, int& tm, int& tn) {
 }  // namespace
 
 const KernelSet& generic_kernels() {
-  static const KernelSet set{"generic", generic_kernel, generic_pack_a_tile, nothing, nothing};
+  static const KernelSet set{"generic", generic_kernel, generic_pack_a_chunk, nullptr, nothing, nothing};
   return set;
 }
 
@@ -157,18 +155,44 @@ std::vector<KernelSet> kernels_here() {
 }
 
 void run(const KernelSet& kernels, bool trans_a, bool trans_b, const GemmArgs<float, bfloat16>& p, int threads) {
-  // op(A)(i, l) and op(B)(l, j), as rows / columns and depth.
-  const Operand a{p.a, trans_a ? p.lda : 1, trans_a ? 1 : p.lda};
-  const Operand b{p.b, trans_b ? 1 : p.ldb, trans_b ? p.ldb : 1};
+  // Problem `item`'s op(A)(i, l) and op(B)(l, j), as rows / columns and depth, and its arguments.
+  auto a_of = [&](i64 item) { return Operand{p.a + item * p.stride_a, trans_a ? p.lda : 1, trans_a ? 1 : p.lda}; };
+  auto b_of = [&](i64 item) { return Operand{p.b + item * p.stride_b, trans_b ? 1 : p.ldb, trans_b ? p.ldb : 1}; };
+  auto args_of = [&](i64 item) {
+    GemmArgs<float, bfloat16> q = p;
+    q.c = p.c + item * p.stride_c;
+    return q;
+  };
+  if (kernels.direct && p.m <= direct_rows && !trans_b) {   // few rows: dot products on B, columns over threads
+    const int parts = 2.0 * p.m * p.n * p.k * p.batch < 1e6 ? 1 : threads;
+    const i64 groups = ceil_div(p.n, 4);
+#pragma omp parallel for collapse(2) schedule(static) num_threads(parts) if (parts > 1)
+    for (i64 item = 0; item < p.batch; ++item)
+      for (int part = 0; part < parts; ++part) {
+        const i64 n0 = std::min(p.n, groups * part / parts * 4), n1 = std::min(p.n, groups * (part + 1) / parts * 4);
+        GemmArgs<float, bfloat16> q = args_of(item);
+        q.a = p.a + item * p.stride_a, q.b = p.b + item * p.stride_b;
+        if (n0 < n1) kernels.direct(q, trans_a, n0, n1);
+      }
+    return;
+  }
+  // Whole problems per thread when they divide evenly or are many.
+  if (threads > 1 && p.batch > 1 && (p.batch % threads == 0 || p.batch >= 4 * threads)) {
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (i64 item = 0; item < p.batch; ++item) run_part(kernels, a_of(item), b_of(item), args_of(item), 0, p.m, 0, p.n);
+    return;
+  }
   int tm, tn;
   choose_grid(p.m, p.n, p.k, threads, tm, tn);
   const i64 mb = ceil_div(p.m, block_rows), nb = ceil_div(p.n, block_cols);
+  for (i64 item = 0; item < p.batch; ++item) {
 #pragma omp parallel num_threads(tm * tn) if (tm * tn > 1)
-  {
-    const int t = omp_get_thread_num(), x = t / tn, y = t % tn;
-    const i64 m0 = std::min(p.m, mb * x / tm * block_rows), m1 = std::min(p.m, mb * (x + 1) / tm * block_rows);
-    const i64 n0 = std::min(p.n, nb * y / tn * block_cols), n1 = std::min(p.n, nb * (y + 1) / tn * block_cols);
-    if (m0 < m1 && n0 < n1) run_part(kernels, a, b, p, m0, m1, n0, n1);
+    {
+      const int t = omp_get_thread_num(), x = t / tn, y = t % tn;
+      const i64 m0 = std::min(p.m, mb * x / tm * block_rows), m1 = std::min(p.m, mb * (x + 1) / tm * block_rows);
+      const i64 n0 = std::min(p.n, nb * y / tn * block_cols), n1 = std::min(p.n, nb * (y + 1) / tn * block_cols);
+      if (m0 < m1 && n0 < n1) run_part(kernels, a_of(item), b_of(item), args_of(item), m0, m1, n0, n1);
+    }
   }
 }
 

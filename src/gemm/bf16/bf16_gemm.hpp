@@ -15,7 +15,9 @@
 //     A: a tile is [16 k pairs][16 rows][2] (VNNI: pairs of k side by side)
 //     B: a tile is [16 columns][32 k]
 //   Rows, columns and k beyond the problem are packed as zeros, so every kernel multiplies whole chunks.
-//   Threads: the output is cut into a tm x tn grid of parts (whole 32 x 32 blocks), each packs its own operands.
+//   Few rows (m <= 8) with op(B) = B skip all this: dot products on B in place (DirectProduct).
+//   Threads: whole problems of a batch per thread, or each problem's output cut into a tm x tn grid of parts
+//   (whole 32 x 32 blocks), each packing its own operands.
 //
 // Micro-kernels, one file each with its own target flags; the first the CPU (and OS) can run is used:
 //   amx      Intel AMX (Sapphire Rapids and later): 2 x 2 tiles of 16 x 16 fp32 sums, TDPBF16PS
@@ -45,14 +47,22 @@ inline constexpr int block_cols = 32;
 using MicroKernel = void (*)(std::int64_t chunks, const Bits* a, const Bits* b, float* c, std::int64_t ldc,
                              int rows, int cols, float alpha, float beta);
 
-// Packs one whole tile of A whose rows are contiguous (column-major, not transposed): 16 rows x 32 k from
-// `a` (row 0 of the tile's first k, columns `lda` apart) into the VNNI layout [16 k pairs][16 rows][2].
-using PackTile = void (*)(const Bits* a, std::int64_t lda, Bits* out);
+// Packs one chunk of a micro-panel of A whose rows are contiguous (column-major, not transposed): `rows` (1-32)
+// x `depth` (1-32) values from `a` (the chunk's first row and k, columns `lda` apart) into its two VNNI tiles
+// ([16 k pairs][16 rows][2] each), zeros beyond rows and depth.
+using PackChunk = void (*)(const Bits* a, std::int64_t lda, int rows, int depth, Bits* out);
+
+// Columns [n0, n1) of one problem with few rows (m <= direct_rows) and B's columns contiguous along k (op(B) = B):
+// dot products on B where it lies, read once (a GEMV-like product is bound by reading B; packing it would
+// triple that traffic).
+inline constexpr int direct_rows = 8;
+using DirectProduct = void (*)(const GemmArgs<float, bfloat16>& p, bool trans_a, std::int64_t n0, std::int64_t n1);
 
 struct KernelSet {
   const char* name;            // "amx", "avx512", "generic"
   MicroKernel kernel;
-  PackTile pack_a_tile;
+  PackChunk pack_a_chunk;
+  DirectProduct direct;        // nullptr: such problems go through the micro-kernel too
   void (*begin)();             // on each thread before its first kernel call (AMX: load the tile configuration)
   void (*end)();               // on each thread after its last
 };
@@ -65,10 +75,11 @@ const KernelSet* amx_kernels();
 const KernelSet* avx512_kernels();
 const KernelSet& generic_kernels();
 
-// The AVX-512 tile packing (kernel_avx512.cpp), which the amx kernels use too.
-void avx512_pack_a_tile(const Bits* a, std::int64_t lda, Bits* out);
+// The AVX-512 chunk packing and direct product (kernel_avx512.cpp), which the amx kernels use too.
+void avx512_pack_a_chunk(const Bits* a, std::int64_t lda, int rows, int depth, Bits* out);
+void avx512_direct(const GemmArgs<float, bfloat16>& p, bool trans_a, std::int64_t n0, std::int64_t n1);
 
-// The whole product on up to `threads` threads with the given kernels (arguments checked, m, n, k >= 1).
+// The `batch` products on up to `threads` threads with the given kernels (arguments checked, m, n, k >= 1).
 void run(const KernelSet& kernels, bool trans_a, bool trans_b, const GemmArgs<float, bfloat16>& p, int threads);
 
 }  // namespace portkern::gemm_impl::bf16

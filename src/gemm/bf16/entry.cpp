@@ -15,21 +15,29 @@ const gemm_impl::bf16::KernelSet& fastest() {
 }
 }  // namespace
 
-void gemm(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
-          const bfloat16* a, std::int64_t lda, const bfloat16* b, std::int64_t ldb, float beta, float* c,
-          std::int64_t ldc) {
+void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                          float alpha, const bfloat16* a, std::int64_t lda, std::int64_t stride_a, const bfloat16* b,
+                          std::int64_t ldb, std::int64_t stride_b, float beta, float* c, std::int64_t ldc,
+                          std::int64_t stride_c, std::int64_t batch) {
   constexpr const char* fn = "portkern::gemm (bfloat16)";
-  const gemm_impl::GemmArgs<float, bfloat16> p{m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1};
+  const gemm_impl::GemmArgs<float, bfloat16> p{m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc,
+                                               stride_c, batch};
   const bool ta = trans_a == Op::trans, tb = trans_b == Op::trans;
   gemm_impl::check_gemm_arguments(queue, ta, tb, p, fn);
-  if (m == 0 || n == 0) return;
+  if (m == 0 || n == 0 || batch == 0) return;
   if (!queue.device().is_cpu())
     fail(fn, "bfloat16 inputs run on the CPU only in this version, not on " + queue.device().name());
   if (k == 0 || alpha == 0.f) {
-    if (beta != 1.f) gemm_impl::scale_cpu(queue, gemm_impl::ScaleMatrix<float>{m, n, beta, c, ldc, 0}, 1);
+    if (beta != 1.f) gemm_impl::scale_cpu(queue, gemm_impl::ScaleMatrix<float>{m, n, beta, c, ldc, stride_c}, batch);
     return;
   }
   gemm_impl::bf16::run(fastest(), ta, tb, p, queue.cpu_threads());
+}
+
+void gemm(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+          const bfloat16* a, std::int64_t lda, const bfloat16* b, std::int64_t ldb, float beta, float* c,
+          std::int64_t ldc) {
+  gemm_strided_batched(queue, trans_a, trans_b, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1);
 }
 
 std::string gemm_bf16_kernel() { return fastest().name; }

@@ -109,7 +109,7 @@ void kernel(std::int64_t chunks, const Bits* a, const Bits* b, float* c, std::in
 
 const KernelSet* amx_kernels() {
   static const bool usable = cpu_has_amx_bf16() && syscall(SYS_arch_prctl, arch_req_xcomp_perm, xfeature_xtiledata) == 0;
-  static const KernelSet set{"amx", kernel, avx512_pack_a_tile, load_tile_config, release_tiles};
+  static const KernelSet set{"amx", kernel, avx512_pack_a_chunk, avx512_direct, load_tile_config, release_tiles};
   return usable ? &set : nullptr;
 }
 

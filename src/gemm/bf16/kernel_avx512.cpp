@@ -11,7 +11,9 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace portkern::gemm_impl::bf16 {
 namespace {
@@ -61,12 +63,84 @@ void nothing() {}
 
 }  // namespace
 
-// Pairs of columns interleaved: each 32-bit lane of the result holds row i's values at k = 2p and 2p + 1.
-void avx512_pack_a_tile(const Bits* a, std::int64_t lda, Bits* out) {
+namespace {
+
+constexpr int direct_cols = 4;
+
+// C[i0 : i0 + R, j0 : j0 + cols] from R packed rows of A and 4 columns of B (columns past `cols` read column j0
+// again and are not stored): R x 4 zmm sums, kept in registers by the compile-time R.
+template <int R>
+void dot_group(const GemmArgs<float, bfloat16>& p, const Bits* rows, std::int64_t row_length, std::int64_t i0,
+               std::int64_t j0, int cols, std::int64_t chunks, __mmask32 tail_mask) {
+  __m512 sums[R][direct_cols];
+#pragma GCC unroll 4
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+    for (int c = 0; c < direct_cols; ++c) sums[r][c] = _mm512_setzero_ps();
+  const bfloat16* columns[direct_cols];
+  for (int c = 0; c < direct_cols; ++c) columns[c] = p.b + (j0 + (c < cols ? c : 0)) * p.ldb;
+  for (std::int64_t t = 0; t < chunks; ++t) {
+    const __mmask32 mask = t + 1 == chunks ? tail_mask : ~__mmask32(0);
+    __m512bh y[direct_cols];
+#pragma GCC unroll 4
+    for (int c = 0; c < direct_cols; ++c) y[c] = (__m512bh)_mm512_maskz_loadu_epi16(mask, columns[c] + t * chunk_k);
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) {
+      const __m512bh x = (__m512bh)_mm512_loadu_si512(rows + (i0 + r) * row_length + t * chunk_k);
+#pragma GCC unroll 4
+      for (int c = 0; c < direct_cols; ++c) sums[r][c] = _mm512_dpbf16_ps(sums[r][c], x, y[c]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < cols; ++c) {
+      float& out = p.c[(i0 + r) + (j0 + c) * p.ldc];
+      const float product = p.alpha * _mm512_reduce_add_ps(sums[r][c]);
+      out = p.beta == 0.f ? product : product + p.beta * out;
+    }
+}
+
+}  // namespace
+
+// Dot products of up to 4 rows of A (packed: k contiguous, zeros to a whole chunk) with 4 columns of B at a
+// time; B's last partial chunk is read through a mask. B is read once per 4 rows (from L2 after the first).
+void avx512_direct(const GemmArgs<float, bfloat16>& p, bool trans_a, std::int64_t n0, std::int64_t n1) {
+  const std::int64_t chunks = (p.k + chunk_k - 1) / chunk_k, tail = p.k - (chunks - 1) * chunk_k;
+  const std::int64_t row_length = chunks * chunk_k;
+  const __mmask32 tail_mask = tail >= 32 ? ~__mmask32(0) : __mmask32((1u << tail) - 1);
+  thread_local std::vector<Bits> rows;   // A's rows, zeros past k
+  rows.assign(std::size_t(p.m * row_length), 0);
+  for (std::int64_t i = 0; i < p.m; ++i)
+    for (std::int64_t l = 0; l < p.k; ++l)
+      rows[std::size_t(i * row_length + l)] = p.a[trans_a ? l + i * p.lda : i + l * p.lda].bits;
+  for (std::int64_t j0 = n0; j0 < n1; j0 += direct_cols) {
+    const int cols = int(std::min<std::int64_t>(direct_cols, n1 - j0));
+    std::int64_t i0 = 0;
+    for (; i0 + 4 <= p.m; i0 += 4) dot_group<4>(p, rows.data(), row_length, i0, j0, cols, chunks, tail_mask);
+    switch (p.m - i0) {
+      case 3: dot_group<3>(p, rows.data(), row_length, i0, j0, cols, chunks, tail_mask); break;
+      case 2: dot_group<2>(p, rows.data(), row_length, i0, j0, cols, chunks, tail_mask); break;
+      case 1: dot_group<1>(p, rows.data(), row_length, i0, j0, cols, chunks, tail_mask); break;
+      default: break;
+    }
+  }
+}
+
+// Pairs of columns interleaved: each 32-bit lane of a tile row holds one row's values at k = 2p and 2p + 1. Each
+// column's 32 rows (one cache line) are loaded once and two permutes write both tiles' rows.
+void avx512_pack_a_chunk(const Bits* a, std::int64_t lda, int rows, int depth, Bits* out) {
+  alignas(64) static constexpr std::uint16_t low_index[32] = {0,  32, 1,  33, 2,  34, 3,  35, 4,  36, 5,
+                                                              37, 6,  38, 7,  39, 8,  40, 9,  41, 10, 42,
+                                                              11, 43, 12, 44, 13, 45, 14, 46, 15, 47};
+  const __m512i low = _mm512_load_si512(low_index);
+  const __m512i high = _mm512_add_epi16(low, _mm512_set1_epi16(16));   // rows 16-31
+  const __mmask32 mask = rows >= 32 ? ~__mmask32(0) : __mmask32((1u << rows) - 1);
+  auto column = [&](int q) {
+    return q < depth ? _mm512_maskz_loadu_epi16(mask, a + q * lda) : _mm512_setzero_si512();
+  };
   for (int pair = 0; pair < chunk_k / 2; ++pair) {
-    const __m512i even = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i*)(a + 2 * pair * lda)));
-    const __m512i odd = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i*)(a + (2 * pair + 1) * lda)));
-    _mm512_storeu_si512(out + pair * 32, _mm512_or_si512(even, _mm512_slli_epi32(odd, 16)));
+    const __m512i even = column(2 * pair), odd = column(2 * pair + 1);
+    _mm512_storeu_si512(out + pair * 32, _mm512_permutex2var_epi16(even, low, odd));
+    _mm512_storeu_si512(out + tile_size + pair * 32, _mm512_permutex2var_epi16(even, high, odd));
   }
 }
 
@@ -76,7 +150,7 @@ namespace {
 
 const KernelSet* avx512_kernels() {
   static const bool usable = __builtin_cpu_supports("avx512bf16");
-  static const KernelSet set{"avx512", kernel, avx512_pack_a_tile, nothing, nothing};
+  static const KernelSet set{"avx512", kernel, avx512_pack_a_chunk, avx512_direct, nothing, nothing};
   return usable ? &set : nullptr;
 }
 
