@@ -123,20 +123,21 @@ void run_part(const KernelSet& kernels, const Operand& a, const Operand& b, cons
   kernels.end();
 }
 
-// The thread grid tm x tn (tm * tn <= threads) with the fewest 32 x 32 blocks in its largest part; on a tie the
-// fewer threads, then the split along n (a part packs its share of B and all of A).
+// The thread grid tm x tn (tm * tn <= threads) whose largest part costs least: its 32 x 32 blocks, plus the
+// micro-panels of A and B it packs, each about 1.4 blocks' worth of AMX time (a part packs all of the A rows and
+// B columns it multiplies, so splitting n repacks A and splitting m repacks B). Ties keep fewer threads.
 void choose_grid(i64 m, i64 n, i64 k, int threads, int& tm, int& tn) {
   tm = tn = 1;
   if (2.0 * m * n * k < 4e6) return;   // below about 20 us: one thread
   const i64 mb = ceil_div(m, block_rows), nb = ceil_div(n, block_cols);
-  i64 best = mb * nb;
+  auto cost = [&](int x, int y) {
+    const double rows = double(ceil_div(mb, x)), cols = double(ceil_div(nb, y));
+    return rows * cols + 1.4 * (rows + cols);
+  };
+  double best = cost(1, 1);
   for (int t = 2; t <= threads; ++t)
-    for (int x = 1; x <= t; ++x) {
-      if (t % x) continue;
-      const int y = t / x;   // x parts along m, y along n
-      const i64 largest = ceil_div(mb, x) * ceil_div(nb, y);
-      if (largest < best) best = largest, tm = x, tn = y;
-    }
+    for (int x = 1; x <= t; ++x)
+      if (t % x == 0 && cost(x, t / x) < best) best = cost(x, t / x), tm = x, tn = t / x;
 }
 
 }  // namespace
