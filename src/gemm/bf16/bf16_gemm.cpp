@@ -75,13 +75,13 @@ void generic_pack_a_chunk(const Bits* a, i64 lda, int rows, int depth, Bits* out
 
 float to_float(Bits bits) { return float(bfloat16::from_bits(bits)); }
 
-void generic_kernel(i64 chunks, const Bits* a, const Bits* b, float* c, i64 ldc, int rows, int cols, float alpha,
+void generic_kernel(i64 chunks, const Bits* a, const BPanel& b, float* c, i64 ldc, int rows, int cols, float alpha,
                     float beta) {
   float sums[block_cols][block_rows] = {};
   for (i64 t = 0; t < chunks; ++t)
     for (int q = 0; q < chunk_k; ++q)
       for (int j = 0; j < cols; ++j) {
-        const float y = to_float(b[t * chunk_size + j / 16 * tile_size + (j % 16) * chunk_k + q]);
+        const float y = to_float(b.at[t * b.chunk_step + j / 16 * b.half_step + (j % 16) * b.column_step + q]);
         for (int i = 0; i < rows; ++i)
           sums[j][i] += to_float(a[t * chunk_size + i / 16 * tile_size + (q / 2) * 32 + (i % 16) * 2 + q % 2]) * y;
       }
@@ -107,16 +107,27 @@ void run_part(const KernelSet& kernels, const Operand& a, const Operand& b, cons
     for (i64 pc = 0; pc < p.k; pc += kc) {
       const i64 depth = std::min(kc, p.k - pc), chunks = ceil_div(depth, chunk_k);
       const float beta = pc == 0 ? p.beta : 1.f;
-      pack_b(b, jc, nc, pc, depth, ceil_div(nc, block_cols) * 2, packed_b.data());
+      // B's whole micro-panels are read in place when its columns are contiguous along k; the rest are packed.
+      const bool in_place = b.depth_stride == 1 && depth % chunk_k == 0;
+      thread_local std::vector<BPanel> panels;
+      panels.clear();
+      for (i64 jr = 0; jr < nc; jr += block_cols) {
+        Bits* packed = packed_b.data() + jr / block_cols * chunks * chunk_size;
+        if (in_place && nc - jr >= block_cols) {
+          panels.push_back({&b.x[(jc + jr) * b.row_stride + pc].bits, b.row_stride, 16 * b.row_stride, chunk_k});
+          continue;
+        }
+        pack_b(b, jc + jr, std::min<i64>(block_cols, nc - jr), pc, depth, 2, packed);
+        panels.push_back({packed, chunk_k, tile_size, chunk_size});
+      }
       for (i64 ic = m0; ic < m1; ic += mc_max) {
         const i64 mc = std::min(mc_max, m1 - ic);
         pack_a(kernels, a, ic, mc, pc, depth, packed_a.data());
         for (i64 jr = 0; jr < nc; jr += block_cols)
           for (i64 ir = 0; ir < mc; ir += block_rows)
-            kernels.kernel(chunks, packed_a.data() + ir / block_rows * chunks * chunk_size,
-                           packed_b.data() + jr / block_cols * chunks * chunk_size, p.c + (ic + ir) + (jc + jr) * p.ldc, p.ldc,
-                           int(std::min<i64>(block_rows, mc - ir)), int(std::min<i64>(block_cols, nc - jr)), p.alpha,
-                           beta);
+            kernels.kernel(chunks, packed_a.data() + ir / block_rows * chunks * chunk_size, panels[jr / block_cols],
+                           p.c + (ic + ir) + (jc + jr) * p.ldc, p.ldc, int(std::min<i64>(block_rows, mc - ir)),
+                           int(std::min<i64>(block_cols, nc - jr)), p.alpha, beta);
       }
     }
   }

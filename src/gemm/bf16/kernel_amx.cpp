@@ -56,23 +56,26 @@ void release_tiles() { _tile_release(); }
 // on 512^3, one thread. Past the panel's end the prefetches touch the next panel or nothing (they do not fault).
 constexpr int prefetch_chunks = 4;
 
-void kernel(std::int64_t chunks, const Bits* a, const Bits* b, float* c, std::int64_t ldc, int rows, int cols,
+void kernel(std::int64_t chunks, const Bits* a, const BPanel& b, float* c, std::int64_t ldc, int rows, int cols,
             float alpha, float beta) {
   _tile_zero(0);
   _tile_zero(1);
   _tile_zero(2);
   _tile_zero(3);
+  const Bits* b0 = b.at;
+  const Bits* b1 = b.at + b.half_step;
+  const std::int64_t b_stride = b.column_step * std::int64_t(sizeof(Bits));
   for (std::int64_t t = 0; t < chunks; ++t) {
-    const std::int64_t at = t * chunk_size;
+    const std::int64_t at = t * chunk_size, bt = t * b.chunk_step;
     const auto ahead = reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(a + at) +   // no pointer
                                                      prefetch_chunks * chunk_size * sizeof(Bits));     // past the end
     for (int line = 0; line < chunk_size * int(sizeof(Bits)) / 64; ++line) _mm_prefetch(ahead + line * 64, _MM_HINT_T0);
-    _tile_loadd(4, b + at, 64);
+    _tile_loadd(4, b0 + bt, b_stride);
     _tile_loadd(6, a + at, 64);
     _tile_dpbf16ps(0, 4, 6);
     _tile_loadd(7, a + at + tile_size, 64);
     _tile_dpbf16ps(1, 4, 7);
-    _tile_loadd(5, b + at + tile_size, 64);
+    _tile_loadd(5, b1 + bt, b_stride);
     _tile_dpbf16ps(2, 5, 6);
     _tile_dpbf16ps(3, 5, 7);
   }
