@@ -1,6 +1,6 @@
 // The AMX micro-kernel of the BF16 GEMM (bf16_gemm.hpp): a 32 x 32 block of C as 2 x 2 tiles of 16 x 16 fp32
 // sums, tiles 0-3; per chunk of 32 k two B tiles (4, 5: 16 columns x 32 k) and two A tiles (6, 7: 16 k pairs x
-// 16 rows x 2) and four TDPBF16PS. Column-major C makes a tile row one column of C: tile (B, A) is C^T's block.
+// 16 rows x 2) and four TDPBF16PS (fewer for a block of at most 16 rows or columns). Column-major C makes a tile row one column of C: tile (B, A) is C^T's block.
 // The sums go through a 4 KiB buffer so that alpha, beta and the edges are applied with masked AVX-512 stores
 // (loading C's tiles to add to measured slower: 0.8-0.95x); a full block with alpha 1 and beta 0 is stored in place.
 //
@@ -56,8 +56,10 @@ void release_tiles() { _tile_release(); }
 // on 512^3, one thread. Past the panel's end the prefetches touch the next panel or nothing (they do not fault).
 constexpr int prefetch_chunks = 4;
 
-void kernel(std::int64_t chunks, const Bits* a, const BPanel& b, float* c, std::int64_t ldc, int rows, int cols,
-            float alpha, float beta) {
+// The sums of one block over `chunks` chunks into tiles 0-3 (zeros in the tiles a half block does not use: a
+// block of at most 16 rows needs no A tile 7, one of at most 16 columns no B tile 5, half the products each).
+template <bool rows_high, bool cols_high>
+void multiply(std::int64_t chunks, const Bits* a, const BPanel& b) {
   _tile_zero(0);
   _tile_zero(1);
   _tile_zero(2);
@@ -73,12 +75,24 @@ void kernel(std::int64_t chunks, const Bits* a, const BPanel& b, float* c, std::
     _tile_loadd(4, b0 + bt, b_stride);
     _tile_loadd(6, a + at, 64);
     _tile_dpbf16ps(0, 4, 6);
-    _tile_loadd(7, a + at + tile_size, 64);
-    _tile_dpbf16ps(1, 4, 7);
-    _tile_loadd(5, b1 + bt, b_stride);
-    _tile_dpbf16ps(2, 5, 6);
-    _tile_dpbf16ps(3, 5, 7);
+    if constexpr (rows_high) {
+      _tile_loadd(7, a + at + tile_size, 64);
+      _tile_dpbf16ps(1, 4, 7);
+    }
+    if constexpr (cols_high) {
+      _tile_loadd(5, b1 + bt, b_stride);
+      _tile_dpbf16ps(2, 5, 6);
+      if constexpr (rows_high) _tile_dpbf16ps(3, 5, 7);
+    }
   }
+}
+
+void kernel(std::int64_t chunks, const Bits* a, const BPanel& b, float* c, std::int64_t ldc, int rows, int cols,
+            float alpha, float beta) {
+  if (rows > 16 && cols > 16) multiply<true, true>(chunks, a, b);
+  else if (rows > 16) multiply<true, false>(chunks, a, b);
+  else if (cols > 16) multiply<false, true>(chunks, a, b);
+  else multiply<false, false>(chunks, a, b);
   if (rows == block_rows && cols == block_cols && alpha == 1.f && beta == 0.f) {   // the sums are C: store them
     const std::int64_t stride = ldc * std::int64_t(sizeof(float));
     _tile_stored(0, c, stride);
