@@ -75,16 +75,23 @@ void generic_pack_a_chunk(const Bits* a, i64 lda, int rows, int depth, Bits* out
 
 float to_float(Bits bits) { return float(bfloat16::from_bits(bits)); }
 
+// Each chunk is widened to float first (A as [k][32 rows], B as [32 columns][k]), so the sums' loop over rows is
+// a plain float multiply-add loop the compiler vectorises.
 void generic_kernel(i64 chunks, const Bits* a, const BPanel& b, float* c, i64 ldc, int rows, int cols, float alpha,
                     float beta) {
   float sums[block_cols][block_rows] = {};
-  for (i64 t = 0; t < chunks; ++t)
+  float x[chunk_k][block_rows], y[block_cols][chunk_k];
+  for (i64 t = 0; t < chunks; ++t) {
     for (int q = 0; q < chunk_k; ++q)
-      for (int j = 0; j < cols; ++j) {
-        const float y = to_float(b.at[t * b.chunk_step + j / 16 * b.half_step + (j % 16) * b.column_step + q]);
-        for (int i = 0; i < rows; ++i)
-          sums[j][i] += to_float(a[t * chunk_size + i / 16 * tile_size + (q / 2) * 32 + (i % 16) * 2 + q % 2]) * y;
-      }
+      for (int i = 0; i < block_rows; ++i)
+        x[q][i] = to_float(a[t * chunk_size + i / 16 * tile_size + (q / 2) * 32 + (i % 16) * 2 + q % 2]);
+    for (int j = 0; j < block_cols; ++j)
+      for (int q = 0; q < chunk_k; ++q)
+        y[j][q] = j < cols ? to_float(b.at[t * b.chunk_step + j / 16 * b.half_step + (j % 16) * b.column_step + q]) : 0.f;
+    for (int j = 0; j < cols; ++j)
+      for (int q = 0; q < chunk_k; ++q)
+        for (int i = 0; i < block_rows; ++i) sums[j][i] += x[q][i] * y[j][q];
+  }
   for (int j = 0; j < cols; ++j)
     for (int i = 0; i < rows; ++i) {
       float& cij = c[i + j * ldc];
