@@ -9,7 +9,9 @@
 #include "gemm/bf16/bf16_gemm.hpp"
 
 #if defined(__x86_64__) && defined(__linux__)
-#if !defined(__AMX_TILE__) || !defined(__AMX_BF16__) || !defined(__AVX512F__)
+// GCC names the AMX macros __AMX_TILE__ / __AMX_BF16__, clang __AMXTILE__ / __AMXBF16__.
+#if !(defined(__AMX_TILE__) || defined(__AMXTILE__)) || !(defined(__AMX_BF16__) || defined(__AMXBF16__)) || \
+    !defined(__AVX512F__)
 #error "kernel_amx.cpp needs its own target flags (-mamx-tile -mamx-bf16, cmake/cpu_simd.cmake)"
 #endif
 
