@@ -13,9 +13,10 @@ namespace {
 
 using i64 = std::int64_t;
 
-// KC x NC of B (1 MiB) and MC x KC of A (256 KiB) stay in the 2 MiB L2 of a Sapphire Rapids core; one
-// micro-panel of B (32 KiB) in its 48 KiB L1 while the kernel walks down MC.
-constexpr i64 kc_max = 512, mc_max = 256, nc_max = 1024;
+// KC x NC of B (1 MiB) and MC x KC of A (256 KiB) stay in the 2 MiB L2 of a Sapphire Rapids core; a kernel
+// call sums over up to 32 chunks before its block of C is written (KC 512 / MC 256 / NC 1024 before: 0.99-1.19x
+// in interleaved pairs, most on k of 1024-1152, where the longer sums halve the writes of C).
+constexpr i64 kc_max = 1024, mc_max = 128, nc_max = 512, in_place_rows = 512;
 
 i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
 
@@ -114,10 +115,10 @@ void run_part(const KernelSet& kernels, const Operand& a, const Operand& b, cons
     for (i64 pc = 0; pc < p.k; pc += kc) {
       const i64 depth = std::min(kc, p.k - pc), chunks = ceil_div(depth, chunk_k);
       const float beta = pc == 0 ? p.beta : 1.f;
-      // B's whole micro-panels are read in place when its columns are contiguous along k and at most two blocks
-      // of rows use them (more read a packed copy from L2; in place they came from memory each time, 0.67-0.8x
-      // on squares of 2048 and 4096); the rest are packed.
-      const bool in_place = b.depth_stride == 1 && depth % chunk_k == 0 && m1 - m0 <= 2 * mc_max;
+      // B's whole micro-panels are read in place when its columns are contiguous along k and at most 512 rows
+      // use them (more read a packed copy from L2; in place they came from memory each time, 0.67-0.8x on
+      // squares of 2048 and 4096); the rest are packed.
+      const bool in_place = b.depth_stride == 1 && depth % chunk_k == 0 && m1 - m0 <= in_place_rows;
       thread_local std::vector<BPanel> panels;
       panels.clear();
       for (i64 jr = 0; jr < nc; jr += block_cols) {

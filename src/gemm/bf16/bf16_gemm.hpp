@@ -16,7 +16,7 @@
 //     B: a tile is [16 columns][32 k]
 //   Rows, columns and k beyond the problem are packed as zeros, so every kernel multiplies whole chunks.
 //   B is not packed at all where its columns are contiguous along k (op(B) = B), a micro-panel is whole (32
-//   columns, whole chunks) and at most two blocks of MC rows use it: the kernels read its tiles in place (BPanel),
+//   columns, whole chunks) and at most 512 rows use it: the kernels read its tiles in place (BPanel),
 //   1.3-1.8x on products with few rows.
 //   Few rows (m <= 8) with op(B) = B skip all this: dot products on B in place (DirectProduct).
 //   Threads: whole problems of a batch per thread, or each problem's output cut into a tm x tn grid of parts
