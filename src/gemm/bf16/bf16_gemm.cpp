@@ -27,8 +27,8 @@ struct Operand {
   Bits at(i64 row, i64 depth) const { return x[row * row_stride + depth * depth_stride].bits; }
 };
 
-// Where the tile of half `s` (16 rows or columns) and chunk t goes in a block of micro-panels `chunks` long.
-i64 tile_at(i64 s, i64 t, i64 chunks) { return (s / 2 * chunks + t) * chunk_size + s % 2 * tile_size; }
+// Where row i (0-31) and k = q (0-31) of a chunk of A's micro-panel lie: tile i / 16, VNNI pairs of k.
+constexpr int vnni_at(int i, int q) { return i / 16 * tile_size + (q / 2) * 32 + 2 * (i % 16) + q % 2; }
 
 // Packs rows [r0, r0 + rows) x depth [k0, k0 + depth) of A into micro-panels of VNNI tiles ([16 k pairs][16
 // rows][2]), zeros beyond rows and depth. Contiguous rows go to the kernels' own chunk packing.
@@ -47,31 +47,30 @@ void pack_a(const KernelSet& kernels, const Operand& a, i64 r0, i64 rows, i64 k0
       for (int q = 0; q < chunk_k; ++q)
         for (int i = 0; i < block_rows; ++i) {
           const bool inside = i < chunk_rows && q < chunk_depth;
-          o[i / 16 * tile_size + (q / 2) * 32 + 2 * (i % 16) + (q % 2)] = inside ? a.at(r0 + r + i, k0 + t * chunk_k + q) : Bits(0);
+          o[vnni_at(i, q)] = inside ? a.at(r0 + r + i, k0 + t * chunk_k + q) : Bits(0);
         }
     }
 }
 
-// Packs columns [c0, c0 + cols) x depth [k0, k0 + depth) of B into micro-panels of tiles ([16 columns][32 k]),
-// `panels` 16-column halves, zeros outside.
-void pack_b(const Operand& b, i64 c0, i64 cols, i64 k0, i64 depth, i64 panels, Bits* out) {
+// Packs columns [c0, c0 + cols) (cols <= 32) x depth [k0, k0 + depth) of B into one micro-panel of tiles ([16
+// columns][32 k]), zeros outside.
+void pack_b(const Operand& b, i64 c0, i64 cols, i64 k0, i64 depth, Bits* out) {
   const i64 chunks = ceil_div(depth, chunk_k), whole = b.depth_stride == 1 ? depth / chunk_k : 0;
-  for (i64 j = 0; j < panels * 16; ++j) {
+  for (i64 j = 0; j < block_cols; ++j) {
+    Bits* column = out + j / 16 * tile_size + j % 16 * chunk_k;   // its row of each chunk's tile
     const i64 t0 = j < cols ? whole : 0;   // a column contiguous along k: its whole chunks are copies, in order
     for (i64 t = 0; t < t0; ++t)
-      std::memcpy(out + tile_at(j / 16, t, chunks) + j % 16 * chunk_k, b.x + (c0 + j) * b.row_stride + k0 + t * chunk_k,
-                  chunk_k * sizeof(Bits));
-    for (i64 t = t0; t < chunks; ++t) {
-      Bits* o = out + tile_at(j / 16, t, chunks) + j % 16 * chunk_k;
-      for (int q = 0; q < chunk_k; ++q) o[q] = j < cols && t * chunk_k + q < depth ? b.at(c0 + j, k0 + t * chunk_k + q) : Bits(0);
-    }
+      std::memcpy(column + t * chunk_size, b.x + (c0 + j) * b.row_stride + k0 + t * chunk_k, chunk_k * sizeof(Bits));
+    for (i64 t = t0; t < chunks; ++t)
+      for (int q = 0; q < chunk_k; ++q)
+        column[t * chunk_size + q] = j < cols && t * chunk_k + q < depth ? b.at(c0 + j, k0 + t * chunk_k + q) : Bits(0);
   }
 }
 
 void generic_pack_a_chunk(const Bits* a, i64 lda, int rows, int depth, Bits* out) {
   for (int q = 0; q < chunk_k; ++q)
     for (int i = 0; i < block_rows; ++i)
-      out[i / 16 * tile_size + (q / 2) * 32 + 2 * (i % 16) + q % 2] = i < rows && q < depth ? a[i + q * lda] : Bits(0);
+      out[vnni_at(i, q)] = i < rows && q < depth ? a[i + q * lda] : Bits(0);
 }
 
 float to_float(Bits bits) { return float(bfloat16::from_bits(bits)); }
@@ -85,7 +84,7 @@ void generic_kernel(i64 chunks, const Bits* a, const BPanel& b, float* c, i64 ld
   for (i64 t = 0; t < chunks; ++t) {
     for (int q = 0; q < chunk_k; ++q)
       for (int i = 0; i < block_rows; ++i)
-        x[q][i] = to_float(a[t * chunk_size + i / 16 * tile_size + (q / 2) * 32 + (i % 16) * 2 + q % 2]);
+        x[q][i] = to_float(a[t * chunk_size + vnni_at(i, q)]);
     for (int j = 0; j < block_cols; ++j)
       for (int q = 0; q < chunk_k; ++q)
         y[j][q] = j < cols ? to_float(b.at[t * b.chunk_step + j / 16 * b.half_step + (j % 16) * b.column_step + q]) : 0.f;
@@ -127,7 +126,7 @@ void run_part(const KernelSet& kernels, const Operand& a, const Operand& b, cons
           panels.push_back({&b.x[(jc + jr) * b.row_stride + pc].bits, b.row_stride, 16 * b.row_stride, chunk_k});
           continue;
         }
-        pack_b(b, jc + jr, std::min<i64>(block_cols, nc - jr), pc, depth, 2, packed);
+        pack_b(b, jc + jr, std::min<i64>(block_cols, nc - jr), pc, depth, packed);
         panels.push_back({packed, chunk_k, tile_size, chunk_size});
       }
       for (i64 ic = m0; ic < m1; ic += mc_max) {
@@ -177,14 +176,14 @@ std::vector<KernelSet> kernels_here() {
 }
 
 void run(const KernelSet& kernels, bool trans_a, bool trans_b, const GemmArgs<float, bfloat16>& p, int threads) {
-  // Problem `item`'s op(A)(i, l) and op(B)(l, j), as rows / columns and depth, and its arguments.
-  auto a_of = [&](i64 item) { return Operand{p.a + item * p.stride_a, trans_a ? p.lda : 1, trans_a ? 1 : p.lda}; };
-  auto b_of = [&](i64 item) { return Operand{p.b + item * p.stride_b, trans_b ? 1 : p.ldb, trans_b ? p.ldb : 1}; };
+  // Problem `item`'s arguments, and its op(A)(i, l) and op(B)(l, j) as rows / columns and depth.
   auto args_of = [&](i64 item) {
     GemmArgs<float, bfloat16> q = p;
-    q.c = p.c + item * p.stride_c;
+    q.a += item * p.stride_a, q.b += item * p.stride_b, q.c += item * p.stride_c;
     return q;
   };
+  auto a_of = [&](i64 item) { return Operand{args_of(item).a, trans_a ? p.lda : 1, trans_a ? 1 : p.lda}; };
+  auto b_of = [&](i64 item) { return Operand{args_of(item).b, trans_b ? 1 : p.ldb, trans_b ? p.ldb : 1}; };
   if (kernels.direct && p.m <= direct_rows && !trans_b) {   // few rows: dot products on B, columns over threads
     const int parts = 2.0 * p.m * p.n * p.k * p.batch < 1e6 ? 1 : threads;
     const i64 groups = ceil_div(p.n, 4);
@@ -192,9 +191,7 @@ void run(const KernelSet& kernels, bool trans_a, bool trans_b, const GemmArgs<fl
     for (i64 item = 0; item < p.batch; ++item)
       for (int part = 0; part < parts; ++part) {
         const i64 n0 = std::min(p.n, groups * part / parts * 4), n1 = std::min(p.n, groups * (part + 1) / parts * 4);
-        GemmArgs<float, bfloat16> q = args_of(item);
-        q.a = p.a + item * p.stride_a, q.b = p.b + item * p.stride_b;
-        if (n0 < n1) kernels.direct(q, trans_a, n0, n1);
+        if (n0 < n1) kernels.direct(args_of(item), trans_a, n0, n1);
       }
     return;
   }
