@@ -7,56 +7,13 @@
 #include <cstring>
 
 #include "gemm/bf16/bf16_gemm.hpp"
-#include "testing.hpp"
+#include "gemm_bf16_reference.hpp"
 
 namespace portkern::testing {
 namespace {
 
-struct Case {
-  std::int64_t m, n, k;
-};
-
-struct Operands {
-  std::int64_t lda, ldb, ldc;
-  std::vector<bfloat16> a, b;
-  std::vector<float> c, c0;
-};
-
-Operands make_operands(const Case& s, bool ta, bool tb, bool read_c) {
-  Operands o;
-  o.lda = (ta ? s.k : s.m) + 2, o.ldb = (tb ? s.n : s.k) + 1, o.ldc = s.m + 3;
-  o.a = random_vector<bfloat16>(std::size_t(o.lda * std::max<std::int64_t>(1, ta ? s.m : s.k)), 21);
-  o.b = random_vector<bfloat16>(std::size_t(o.ldb * std::max<std::int64_t>(1, tb ? s.k : s.n)), 22);
-  o.c = random_vector<float>(std::size_t(o.ldc * s.n), 23);
-  o.c0 = o.c;
-  poison_unread(o.c, s.m, s.n, o.ldc, read_c);
-  return o;
-}
-
-// C against alpha * op(A) op(B) + beta * C0 in float64; the bound is fp32 summation's over k terms.
-void expect_product(const Case& s, bool ta, bool tb, float alpha, float beta, const Operands& o) {
-  auto a_at = [&](std::int64_t i, std::int64_t p) {
-    return double(float(ta ? o.a[std::size_t(p + i * o.lda)] : o.a[std::size_t(i + p * o.lda)]));
-  };
-  auto b_at = [&](std::int64_t p, std::int64_t j) {
-    return double(float(tb ? o.b[std::size_t(j + p * o.ldb)] : o.b[std::size_t(p + j * o.ldb)]));
-  };
-  const double eps = std::numeric_limits<float>::epsilon();
-  for (std::int64_t j = 0; j < s.n; ++j)
-    for (std::int64_t i = 0; i < o.ldc; ++i) {
-      const float got = o.c[std::size_t(i + j * o.ldc)];
-      if (i >= s.m) {
-        ASSERT_TRUE(std::isnan(got)) << "C's padding written at (" << i << ", " << j << ")";
-        continue;
-      }
-      double sum = 0, magnitude = 0;
-      for (std::int64_t p = 0; p < s.k; ++p) sum += a_at(i, p) * b_at(p, j), magnitude += std::abs(a_at(i, p) * b_at(p, j));
-      const double old = beta == 0.f ? 0.0 : double(o.c0[std::size_t(i + j * o.ldc)]);
-      const double want = double(alpha) * sum + double(beta) * old;
-      const double bound = eps * (double(s.k) + 4) * (std::abs(double(alpha)) * magnitude + std::abs(double(beta) * old)) + 1e-30;
-      ASSERT_LE(std::abs(double(got) - want), bound) << "at (" << i << ", " << j << ")";
-    }
-}
+using Case = Bf16Case;
+using Operands = Bf16Operands;
 
 // 1 x 1; GEMV-like shapes and few rows (the direct product: m <= 8, 1-3 rows past a group of 4, columns past
 // a group of 4, a partial last chunk); primes across the 32 x 32 blocks and 32-deep chunks; k = 1100 (three k
@@ -75,11 +32,11 @@ TEST(GemmBf16, EveryKernelOfThisCpuMatchesFloat64) {
               SCOPED_TRACE(std::string(kernels.name) + " m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) +
                            " k=" + std::to_string(s.k) + " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) +
                            " beta=" + std::to_string(beta) + " threads=" + std::to_string(threads));
-              Operands o = make_operands(s, ta, tb, beta != 0.f);
+              Operands o = make_bf16_operands(s, ta, tb, beta != 0.f);
               const gemm_impl::GemmArgs<float, bfloat16> p{s.m, s.n, s.k, alpha, o.a.data(), o.lda, 0, o.b.data(),
                                                             o.ldb, 0, beta, o.c.data(), o.ldc, 0, 1};
               gemm_impl::bf16::run(kernels, ta, tb, p, threads);
-              expect_product(s, ta, tb, alpha, beta, o);
+              expect_bf16_product(s, ta, tb, alpha, beta, o);
             }
 }
 
@@ -92,7 +49,7 @@ TEST(GemmBf16, BatchesMatchFloat64) {
         SCOPED_TRACE(std::string(kernels.name) + " batch=" + std::to_string(batch) + " ta=" + std::to_string(ta));
         const Case s{45, 70, 77};
         std::vector<Operands> items;
-        for (std::int64_t i = 0; i < batch; ++i) items.push_back(make_operands(s, ta, true, true));
+        for (std::int64_t i = 0; i < batch; ++i) items.push_back(make_bf16_operands(s, ta, true, true));
         const Operands& first = items[0];
         const std::int64_t stride_a = std::int64_t(first.a.size()) + 3, stride_b = std::int64_t(first.b.size()) + 5,
                            stride_c = std::int64_t(first.c.size()) + 7;
@@ -108,7 +65,7 @@ TEST(GemmBf16, BatchesMatchFloat64) {
         gemm_impl::bf16::run(kernels, ta, true, p, 2);
         for (std::int64_t i = 0; i < batch; ++i) {
           std::copy(c.begin() + i * stride_c, c.begin() + i * stride_c + std::int64_t(first.c.size()), items[i].c.begin());
-          expect_product(s, ta, true, 0.5f, 2.f, items[i]);
+          expect_bf16_product(s, ta, true, 0.5f, 2.f, items[i]);
           for (std::int64_t gap = std::int64_t(first.c.size()); gap < stride_c; ++gap)
             ASSERT_EQ(c[std::size_t(i * stride_c + gap)], -7.f) << "between items, at " << gap;
         }
@@ -121,10 +78,10 @@ TEST(GemmBf16, FastestKernelIsThePublicOnes) {
   for (bool ta : {false, true})
     for (bool tb : {false, true}) {
       const Case s{75, 69, 130};
-      Operands o = make_operands(s, ta, tb, true);
+      Operands o = make_bf16_operands(s, ta, tb, true);
       gemm(q, ta ? Op::trans : Op::none, tb ? Op::trans : Op::none, s.m, s.n, s.k, 1.5f, o.a.data(), o.lda,
            o.b.data(), o.ldb, -1.f, o.c.data(), o.ldc);
-      expect_product(s, ta, tb, 1.5f, -1.f, o);
+      expect_bf16_product(s, ta, tb, 1.5f, -1.f, o);
     }
 }
 

@@ -4,14 +4,21 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <random>
 
 #include "bench/contest.hpp"
 #include "bench/device_info.hpp"
 #include "bench/progress.hpp"
 #include "bench/vendor_figures.hpp"
+#include "bench/vendor_gemm.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/error.hpp"
+#include "portkern/runtime/buffer.hpp"
+
+#if PORTKERN_HAVE_CUDA
+#include "gemm/cuda_wgmma/wgmma_gemm.hpp"
+#endif
 
 #if PORTKERN_HAVE_DNNL
 #include <omp.h>
@@ -62,10 +69,54 @@ struct Bf16Operands {
   }
 };
 
-void run_portkern(Queue& q, Bf16Operands& o) {
-  gemm_strided_batched(q, o.s.trans_a ? Op::trans : Op::none, o.s.trans_b ? Op::trans : Op::none, o.s.m, o.s.n,
-                       o.s.k, 1.f, o.a.data(), o.lda, o.s.m * o.s.k, o.b.data(), o.ldb, o.s.k * o.s.n, 0.f,
-                       o.c.data(), o.ldc, o.s.m * o.s.n, o.s.batch);
+// The operands where the queue's device reads them: the host vectors themselves on the CPU, copies on a GPU.
+struct Placed {
+  Buffer<bfloat16> a_copy, b_copy;
+  Buffer<float> c_copy;
+  GemmOperands<float, bfloat16> g{};
+
+  Placed(Queue& q, Bf16Operands& o) {
+    const GemmShape& s = o.s;
+    const bfloat16 *a = o.a.data(), *b = o.b.data();
+    float* c = o.c.data();
+    if (!q.device().is_cpu()) {
+      a_copy = Buffer<bfloat16>(q.device(), std::int64_t(o.a.size()), "bf16 bench A");
+      b_copy = Buffer<bfloat16>(q.device(), std::int64_t(o.b.size()), "bf16 bench B");
+      c_copy = Buffer<float>(q.device(), std::int64_t(o.c.size()), "bf16 bench C");
+      a_copy.upload(q, std::span<const bfloat16>(o.a));
+      b_copy.upload(q, std::span<const bfloat16>(o.b));
+      a = a_copy.data(), b = b_copy.data(), c = c_copy.data();
+    }
+    static_cast<gemm_impl::GemmArgs<float, bfloat16>&>(g) = {s.m, s.n, s.k, 1.f, a, o.lda, s.m * s.k, b, o.ldb,
+                                                              s.k * s.n, 0.f, c, o.ldc, s.m * s.n, s.batch};
+    g.ta = s.trans_a, g.tb = s.trans_b;
+  }
+
+  void run_portkern(Queue& q) const {
+    gemm_strided_batched(q, g.ta ? Op::trans : Op::none, g.tb ? Op::trans : Op::none, g.m, g.n, g.k, g.alpha, g.a,
+                         g.lda, g.stride_a, g.b, g.ldb, g.stride_b, g.beta, g.c, g.ldc, g.stride_c, g.batch);
+  }
+
+  // C poisoned with NaN (what is left unwritten shows), one call, C back on the host.
+  void poisoned_call(Queue& q, Bf16Operands& o, const std::function<void()>& call) {
+    std::fill(o.c.begin(), o.c.end(), std::numeric_limits<float>::quiet_NaN());
+    if (c_copy.size() == 0) return call();
+    c_copy.upload(q, std::span<const float>(o.c));
+    call();
+    o.c = c_copy.download(q);
+  }
+};
+
+// What portkern runs for these operands: the CPU's kernel set, or the GPU kernel.
+std::string kernel_name(const Queue& q, [[maybe_unused]] const GemmOperands<float, bfloat16>& g) {
+  if (q.device().is_cpu()) return gemm_bf16_kernel();
+#if PORTKERN_HAVE_CUDA
+  return gemm_impl::cuda_wgmma::kernel_for(gemm_impl::cuda_wgmma::Input::bf16,
+                                           {g.ta, g.tb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.stride_a, g.b, g.ldb,
+                                            g.stride_b, g.beta, g.c, g.ldc, g.stride_c, g.batch});
+#else
+  return "none";
+#endif
 }
 
 #if PORTKERN_HAVE_DNNL
@@ -106,23 +157,31 @@ struct OnednnBf16 {
 };
 #endif
 
-nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions& options) {
+nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions& options, const VendorBf16Gemm& gpu_vendor) {
   Bf16Operands o(s);
+  Placed placed(q, o);
   const double flops = 2.0 * s.m * s.n * s.k * s.batch;
   auto gflops_of = [&](double ms) { return flops / (ms * 1e-3) / 1e9; };
   auto error_of = [&](const std::function<void()>& call) {
-    std::fill(o.c.begin(), o.c.end(), std::numeric_limits<float>::quiet_NaN());   // poison: unwritten shows
-    call();
+    placed.poisoned_call(q, o, call);
     return o.max_rel_error();
   };
-  const std::function<void()> ours = [&] { run_portkern(q, o); };
+  const std::function<void()> ours = [&] { placed.run_portkern(q); };
   std::vector<Contender> contenders = {{ours, nullptr}};
   std::vector<VendorFigure> figures;
+  if (gpu_vendor.run) {
+    const std::function<void()> theirs = [&] { gpu_vendor.run(q, placed.g); };
+    figures.push_back({gpu_vendor.name, "bf16", gpu_vendor.kernel, 0, 0, error_of(theirs)});
+    contenders.push_back({theirs, nullptr});
+  }
 #if PORTKERN_HAVE_DNNL
-  OnednnBf16 onednn(o);
-  const std::function<void()> theirs = [&, threads = q.cpu_threads()] { onednn.run(threads); };
-  figures.push_back({"onednn", "bf16", onednn.impl(), 0, 0, error_of(theirs)});
-  contenders.push_back({theirs, nullptr});
+  std::unique_ptr<OnednnBf16> onednn;
+  if (q.device().is_cpu()) {
+    onednn = std::make_unique<OnednnBf16>(o);
+    const std::function<void()> theirs = [&, threads = q.cpu_threads()] { onednn->run(threads); };
+    figures.push_back({"onednn", "bf16", onednn->impl(), 0, 0, error_of(theirs)});
+    contenders.push_back({theirs, nullptr});
+  }
 #endif
   const double error = error_of(ours);
   const ContestResult result = contest(q, contenders, default_contest(q, options.quick));
@@ -132,7 +191,7 @@ nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions&
   }
   nlohmann::json row = {{"op", "gemm"}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"batch", s.batch},
                         {"trans_a", s.trans_a}, {"trans_b", s.trans_b}, {"precision", "bf16"},
-                        {"family", "bf16"}, {"config", "bf16/" + gemm_bf16_kernel()},
+                        {"family", "bf16"}, {"config", "bf16/" + kernel_name(q, placed.g)},
                         {"gflops", gflops_of(result.median_ms[0])}, {"spread", result.spread[0]},
                         {"rounds", result.rounds}, {"max_rel_error", error}};
   add_vendor_figures(row, figures, "bf16");
@@ -142,21 +201,22 @@ nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions&
 }  // namespace
 
 nlohmann::json bench_gemm_bf16(const Device& device, const GemmBenchOptions& options) {
-  if (!device.is_cpu()) fail("portkern bench gemm --dtype bf16", "runs on the CPU only, not on " + device.name());
   const nlohmann::json load_before = host_load();
   Queue q(device, options.threads);
+  const VendorBf16Gemm gpu_vendor = device.is_cpu() ? VendorBf16Gemm{} : cuda_vendor_bf16_gemm(device);
   nlohmann::json rows = nlohmann::json::array();
   Progress progress(options.shapes.size());
   for (const auto& s : options.shapes) {
-    rows.push_back(bench_shape(q, s, options));
+    rows.push_back(bench_shape(q, s, options, gpu_vendor));
     progress.step("m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) +
                   " batch=" + std::to_string(s.batch));
   }
   nlohmann::json dev = describe(device, false);
-  dev["threads"] = q.cpu_threads();
+  if (device.is_cpu()) dev["threads"] = q.cpu_threads();
   nlohmann::json listed = nlohmann::json::array();
-  if (!rows.empty() && !rows[0]["refs"].empty())
-    listed.push_back({{"name", "onednn"}, {"precision", "bf16"}, {"kernel", rows[0]["refs"]["onednn"]["impl"]}});
+  if (!rows.empty())
+    for (const auto& [name, ref] : rows[0]["refs"].items())
+      listed.push_back({{"name", name}, {"precision", "bf16"}, {"kernel", ref["impl"]}});
   return {{"device", dev}, {"vendors", listed}, {"load", {{"before", load_before}, {"after", host_load()}}}, {"rows", rows}};
 }
 

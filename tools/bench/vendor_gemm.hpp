@@ -14,8 +14,8 @@
 namespace portkern::bench {
 
 // A GEMM's arguments and its transposes.
-template <class T>
-struct GemmOperands : gemm_impl::GemmArgs<T> {
+template <class T, class In = T>
+struct GemmOperands : gemm_impl::GemmArgs<T, In> {
   bool ta = false, tb = false;
 };
 
@@ -30,6 +30,14 @@ struct VendorGemm {
 
 std::vector<VendorGemm> cpu_vendor_gemms(int threads);
 std::vector<VendorGemm> cuda_vendor_gemms(const Device& device);
+
+// A vendor's BF16 GEMM (bfloat16 A and B, fp32 compute and C) on a GPU: cuBLAS at its best; `run` empty in a
+// build without CUDA. (oneDNN's, on the CPU, is called in gemm_bf16_bench.cpp.)
+struct VendorBf16Gemm {
+  std::string name, kernel;
+  std::function<void(Queue&, const GemmOperands<float, bfloat16>&)> run;
+};
+VendorBf16Gemm cuda_vendor_bf16_gemm(const Device& device);
 
 inline std::vector<VendorGemm> vendor_gemms(const Device& device, int threads) {
   return device.is_cpu() ? cpu_vendor_gemms(threads) : cuda_vendor_gemms(device);

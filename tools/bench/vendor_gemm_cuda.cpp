@@ -1,6 +1,6 @@
 // cuBLAS on a GPU at its best, twice: in fp32 arithmetic (TF32 off: the ratio's reference) and with TF32
 // tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32: what PyTorch users get with allow_tf32), shown beside it with
-// its error. For each shape and compute type the first call searches: the classic strided-batched call and
+// its error; and its BF16 GEMM (bfloat16 A and B, CUBLAS_COMPUTE_32F, fp32 C). For each shape and compute type the first call searches: the classic strided-batched call and
 // up to 16 algorithms of cuBLASLt's heuristics, all with a 32 MiB workspace (PyTorch's on Hopper), each
 // timed; later calls run the fastest. fp64 runs cublasDgemmStridedBatched.
 #include "bench/vendor_gemm.hpp"
@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <tuple>
+#include <type_traits>
 
 #include "bench/measure.hpp"
 #include "portkern/error.hpp"
@@ -44,10 +45,10 @@ struct LtPlan {
   }
 };
 
-cublasLtMatrixLayout_t layout(std::int64_t rows, std::int64_t cols, std::int64_t ld, std::int64_t batch,
-                              std::int64_t stride) {
+cublasLtMatrixLayout_t layout(cudaDataType_t type, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                              std::int64_t batch, std::int64_t stride) {
   cublasLtMatrixLayout_t l = nullptr;
-  check(cublasLtMatrixLayoutCreate(&l, CUDA_R_32F, std::uint64_t(rows), std::uint64_t(cols), ld), "cublasLtMatrixLayoutCreate");
+  check(cublasLtMatrixLayoutCreate(&l, type, std::uint64_t(rows), std::uint64_t(cols), ld), "cublasLtMatrixLayoutCreate");
   const std::int32_t count = std::int32_t(batch);
   check(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof count), "batch count");
   check(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof stride),
@@ -78,9 +79,11 @@ class Cublas {
     return "cuBLAS " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
   }
 
-  void sgemm(Queue& q, const GemmOperands<float>& g, cublasComputeType_t compute) {
+  // float or bfloat16 inputs, fp32 C.
+  template <class In>
+  void sgemm(Queue& q, const GemmOperands<float, In>& g, cublasComputeType_t compute) {
     check(cublasSetStream(handle_, stream(q)), "cublasSetStream");
-    const auto key = std::make_tuple(g.m, g.n, g.k, g.batch, g.ta, g.tb, int(compute));
+    const auto key = std::make_tuple(g.m, g.n, g.k, g.batch, g.ta, g.tb, int(compute) * 2 + int(bf16<In>));
     auto found = plans_.find(key);
     if (found == plans_.end()) found = plans_.emplace(key, search(q, g, compute)).first;
     run(q, g, compute, *found->second);
@@ -97,37 +100,47 @@ class Cublas {
  private:
   static cudaStream_t stream(Queue& q) { return static_cast<cudaStream_t>(q.native_stream()); }
   static cublasOperation_t op(bool trans) { return trans ? CUBLAS_OP_T : CUBLAS_OP_N; }
+  template <class In>
+  static constexpr bool bf16 = std::is_same_v<In, bfloat16>;
+  template <class In>
+  static constexpr cudaDataType_t input_type = bf16<In> ? CUDA_R_16BF : CUDA_R_32F;
 
-  void run(Queue& q, const GemmOperands<float>& g, cublasComputeType_t compute, const LtPlan& plan) {
+  template <class In>
+  void run(Queue& q, const GemmOperands<float, In>& g, cublasComputeType_t compute, const LtPlan& plan) {
     if (plan.use_lt) {
       check(cublasLtMatmul(lt_, plan.op, &g.alpha, g.a, plan.a, g.b, plan.b, &g.beta, g.c, plan.c, g.c, plan.c,
                            &plan.algo, workspace_.data(), workspace_bytes, stream(q)),
             "cublasLtMatmul");
-    } else if (compute == CUBLAS_COMPUTE_32F) {
-      check(cublasSgemmStridedBatched(handle_, op(g.ta), op(g.tb), int(g.m), int(g.n), int(g.k), &g.alpha, g.a,
-                                      int(g.lda), g.stride_a, g.b, int(g.ldb), g.stride_b, &g.beta, g.c, int(g.ldc),
-                                      g.stride_c, int(g.batch)),
-            "cublasSgemmStridedBatched");
-    } else {
-      check(cublasGemmStridedBatchedEx(handle_, op(g.ta), op(g.tb), int(g.m), int(g.n), int(g.k), &g.alpha, g.a,
-                                       CUDA_R_32F, int(g.lda), g.stride_a, g.b, CUDA_R_32F, int(g.ldb), g.stride_b,
-                                       &g.beta, g.c, CUDA_R_32F, int(g.ldc), g.stride_c, int(g.batch), compute,
-                                       CUBLAS_GEMM_DEFAULT),
-            "cublasGemmStridedBatchedEx");
+      return;
     }
+    if constexpr (!bf16<In>) {
+      if (compute == CUBLAS_COMPUTE_32F) {
+        check(cublasSgemmStridedBatched(handle_, op(g.ta), op(g.tb), int(g.m), int(g.n), int(g.k), &g.alpha, g.a,
+                                        int(g.lda), g.stride_a, g.b, int(g.ldb), g.stride_b, &g.beta, g.c, int(g.ldc),
+                                        g.stride_c, int(g.batch)),
+              "cublasSgemmStridedBatched");
+        return;
+      }
+    }
+    check(cublasGemmStridedBatchedEx(handle_, op(g.ta), op(g.tb), int(g.m), int(g.n), int(g.k), &g.alpha, g.a,
+                                     input_type<In>, int(g.lda), g.stride_a, g.b, input_type<In>, int(g.ldb), g.stride_b,
+                                     &g.beta, g.c, CUDA_R_32F, int(g.ldc), g.stride_c, int(g.batch), compute,
+                                     CUBLAS_GEMM_DEFAULT),
+          "cublasGemmStridedBatchedEx");
   }
 
   // Times the classic call and cuBLASLt's heuristic algorithms on these operands; keeps the fastest.
-  std::unique_ptr<LtPlan> search(Queue& q, const GemmOperands<float>& g, cublasComputeType_t compute) {
+  template <class In>
+  std::unique_ptr<LtPlan> search(Queue& q, const GemmOperands<float, In>& g, cublasComputeType_t compute) {
     auto plan = std::make_unique<LtPlan>();
     const double classic_ms = measure(q, [&] { run(q, g, compute, *plan); }, 1.0, 3).median_ms;
     check(cublasLtMatmulDescCreate(&plan->op, compute, CUDA_R_32F), "cublasLtMatmulDescCreate");
     const cublasOperation_t ta = op(g.ta), tb = op(g.tb);
     check(cublasLtMatmulDescSetAttribute(plan->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "transa");
     check(cublasLtMatmulDescSetAttribute(plan->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "transb");
-    plan->a = layout(g.ta ? g.k : g.m, g.ta ? g.m : g.k, g.lda, g.batch, g.stride_a);
-    plan->b = layout(g.tb ? g.n : g.k, g.tb ? g.k : g.n, g.ldb, g.batch, g.stride_b);
-    plan->c = layout(g.m, g.n, g.ldc, g.batch, g.stride_c);
+    plan->a = layout(input_type<In>, g.ta ? g.k : g.m, g.ta ? g.m : g.k, g.lda, g.batch, g.stride_a);
+    plan->b = layout(input_type<In>, g.tb ? g.n : g.k, g.tb ? g.k : g.n, g.ldb, g.batch, g.stride_b);
+    plan->c = layout(CUDA_R_32F, g.m, g.n, g.ldc, g.batch, g.stride_c);
     cublasLtMatmulPreference_t preference = nullptr;
     check(cublasLtMatmulPreferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
     const std::uint64_t limit = workspace_bytes;
@@ -172,8 +185,16 @@ std::vector<VendorGemm> cuda_vendor_gemms(const Device& device) {
            [cublas](Queue& q, const GemmOperands<float>& g) { cublas->sgemm(q, g, CUBLAS_COMPUTE_32F_FAST_TF32); },
            nullptr, nullptr}};
 }
+
+VendorBf16Gemm cuda_vendor_bf16_gemm(const Device& device) {
+  auto cublas = std::make_shared<Cublas>(device);
+  return {"cublas", cublas->version() + " CUDA_R_16BF inputs, CUBLAS_COMPUTE_32F, fp32 C (fastest per shape of the "
+                                        "classic call and 16 cuBLASLt heuristic algorithms, 32 MiB workspace)",
+          [cublas](Queue& q, const GemmOperands<float, bfloat16>& g) { cublas->sgemm(q, g, CUBLAS_COMPUTE_32F); }};
+}
 #else
 std::vector<VendorGemm> cuda_vendor_gemms(const Device&) { return {}; }
+VendorBf16Gemm cuda_vendor_bf16_gemm(const Device&) { return {}; }
 #endif
 
 }  // namespace portkern::bench

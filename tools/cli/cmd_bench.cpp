@@ -48,7 +48,7 @@ void add_bench(CLI::App& app) {
   gemm->add_flag("--double", use_double, "Double precision instead of single");
   static std::string gemm_dtype = "fp32";
   gemm->add_option("--dtype", gemm_dtype,
-                   "fp32, or bf16: bfloat16 A and B with fp32 sums and C, beside oneDNN's bf16 matmul (CPU)")
+                   "fp32, or bf16: bfloat16 A and B with fp32 sums and C, beside oneDNN's bf16 matmul (CPU) or cuBLAS's (GPU)")
       ->check(CLI::IsMember({"fp32", "bf16"}))
       ->capture_default_str()
       ->excludes(gemm->get_option("--double"));

@@ -1,10 +1,15 @@
-// portkern::gemm on bfloat16 inputs (portkern/blas.hpp): the BLAS checks every GEMM makes, quick returns, and
-// the BF16 family (bf16_gemm.hpp) with the fastest kernels this CPU runs.
+// portkern::gemm on bfloat16 inputs (portkern/blas.hpp): the BLAS checks every GEMM makes, quick returns, then
+// on the CPU the BF16 family (bf16_gemm.hpp) with the fastest kernels this CPU runs, on a GPU the wgmma family
+// (cuda_wgmma/wgmma_gemm.hpp).
 #include "gemm/bf16/bf16_gemm.hpp"
 #include "gemm/checks.hpp"
 #include "gemm/scale.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/error.hpp"
+
+#if PORTKERN_HAVE_CUDA
+#include "gemm/cuda_wgmma/wgmma_gemm.hpp"
+#endif
 
 namespace portkern {
 
@@ -25,13 +30,22 @@ void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, 
   const bool ta = trans_a == Op::trans, tb = trans_b == Op::trans;
   gemm_impl::check_gemm_arguments(queue, ta, tb, p, fn);
   if (m == 0 || n == 0 || batch == 0) return;
-  if (!queue.device().is_cpu())
-    fail(fn, "bfloat16 inputs run on the CPU only in this version, not on " + queue.device().name());
+  const bool cpu = queue.device().is_cpu();
   if (k == 0 || alpha == 0.f) {
-    if (beta != 1.f) gemm_impl::scale_cpu(queue, gemm_impl::ScaleMatrix<float>{m, n, beta, c, ldc, stride_c}, batch);
-    return;
+    if (beta == 1.f) return;
+    const gemm_impl::ScaleMatrix<float> scale{m, n, beta, c, ldc, stride_c};
+#if PORTKERN_HAVE_CUDA
+    if (!cpu) return gemm_impl::scale_cuda(queue, scale, batch);
+#endif
+    return gemm_impl::scale_cpu(queue, scale, batch);
   }
-  gemm_impl::bf16::run(fastest(), ta, tb, p, queue.cpu_threads());
+  if (cpu) return gemm_impl::bf16::run(fastest(), ta, tb, p, queue.cpu_threads());
+#if PORTKERN_HAVE_CUDA
+  gemm_impl::cuda_wgmma::run(queue, gemm_impl::cuda_wgmma::Input::bf16,
+                             {ta, tb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c, batch});
+#else
+  fail(fn, "this build has no GPU back end for " + queue.device().name());
+#endif
 }
 
 void gemm(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,

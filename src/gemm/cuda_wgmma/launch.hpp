@@ -1,0 +1,31 @@
+// The cuda_wgmma family's kernels behind wgmma_gemm.cpp's choice: the wgmma pipeline (wgmma_launch.cu, sm_90a),
+// the plain SIMT kernel (simt_fallback.cu) and the copy that gives an operand the leading dimension the
+// pipeline's copy engine needs (repack.cu; these two for every architecture the build targets).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "gemm/cuda_wgmma/wgmma_gemm.hpp"
+
+namespace portkern::gemm_impl::cuda_wgmma {
+
+// Tiles of C: 128 x 64 (8 stages), 128 x 128 (6) or 128 x 256 (4); every width fills 192 KiB of stages.
+enum class WgmmaTile { n64, n128, n256 };
+
+// A tile width and the number of parts k is split into (splits > 1: each part adds its product to C atomically,
+// C scaled by beta beforehand).
+struct Plan {
+  WgmmaTile tile = WgmmaTile::n256;
+  int splits = 1;
+};
+
+// Requires compute capability 9.0 and the TMA conditions wgmma_gemm.cpp checks.
+void launch_wgmma(Input input, Plan plan, const Problem& p, cudaStream_t stream);
+void launch_simt(Input input, const Problem& p, cudaStream_t stream);
+
+// dst = src for `batch` problems of inner x outer 16-bit values, src's columns ld apart and problems stride
+// apart, dst's columns ld_dst apart and problems ld_dst * outer apart.
+void launch_repack(const void* src, std::int64_t inner, std::int64_t outer, std::int64_t ld, std::int64_t stride,
+                   std::int64_t batch, void* dst, std::int64_t ld_dst, cudaStream_t stream);
+
+}  // namespace portkern::gemm_impl::cuda_wgmma

@@ -1,0 +1,251 @@
+// The wgmma GEMM's kernel (wgmma_gemm.hpp says what it computes): a warp-specialised pipeline of TMA copies
+// and warpgroup MMAs on sm_90a.
+//
+// Shared memory, per stage s of `Stages`: A's k-tile (128 rows of m, 128 bytes of k each: 64 16-bit values),
+// then B's (BN rows of n). A K-major operand (k contiguous in memory) is one TMA box of 128 (or BN) rows x 128
+// bytes; an M/N-major one is boxes of 64 values of m (or n) x 64 rows of k, one per 64 rows of the tile, 8 KiB
+// apart. Both are written with the 128-byte swizzle, which the matrix descriptors name, so that neither the
+// copy nor the tensor cores meet bank conflicts.
+//
+// Synchronisation: full[s] completes when the copies of stage s have landed (one arrival carrying the byte
+// count, then the copy engine's transactions); empty[s] when each of the 8 consumer warps has seen the MMAs
+// that read stage s complete. The producer waits on empty[s] before refilling s, the consumers on full[s].
+// Phase parity: the r-th use of stage s waits parity r & 1 on full, (r & 1) ^ 1 on empty (a fresh barrier
+// counts its preceding phase, parity 1, as complete, so round 0 does not wait).
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "gemm/cuda_wgmma/wgmma_atoms.cuh"
+
+namespace portkern::gemm_impl::cuda_wgmma::kernel {
+
+constexpr int block_m = 128;          // two consumer warpgroups of 64 rows
+constexpr int threads = 384;          // warpgroup 0 produces, 1 and 2 consume
+constexpr int row_bytes = 128;        // one swizzle row: a tile row's k-extent in bytes
+constexpr int atom_rows = 64;         // rows of m or n one MN-major box (and one wgmma of A) covers
+constexpr int consumer_warps = 8;
+constexpr int raster_group = 16;      // tiles of m visited together, for L2 reuse of B's columns
+
+template <class Type>
+struct Element;
+template <>
+struct Element<Bf16> {
+  static constexpr int bytes = 2, depth = 16;
+};
+template <>
+struct Element<F16> {
+  static constexpr int bytes = 2, depth = 16;
+};
+
+template <class Type, int BN, int Stages>
+struct Layout {
+  static constexpr int bk = row_bytes / Element<Type>::bytes;           // k per tile
+  static constexpr int steps = bk / Element<Type>::depth;               // wgmma per k-tile
+  static constexpr int a_bytes = block_m * row_bytes, b_bytes = BN * row_bytes;
+  static constexpr int stage_bytes = a_bytes + b_bytes;
+  static constexpr int smem_bytes = Stages * stage_bytes + 1024 /* alignment */ + 2 * Stages * 8 /* barriers */;
+  static constexpr int mn_box_bytes = atom_rows * bk * Element<Type>::bytes;   // one MN-major box: 8 KiB
+};
+
+// The epilogue's view of C and the work: `items` = tiles x parts of k x problems, in that order (tile fastest),
+// shared round-robin by a persistent grid (one block per multiprocessor). With splits > 1 each part adds alpha
+// times its partial product to C atomically (C holds beta * C already).
+struct Output {
+  std::int64_t m, n, ldc, stride_c;
+  float alpha, beta;
+  float* c;
+  int tiles_m, tiles_n, k_tiles;
+  int splits, k_tiles_per_split;
+  int batch0;   // the first problem of this launch
+  int items;
+};
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+
+__device__ __forceinline__ std::uint32_t shared_address(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void barrier_init(std::uint64_t* bar, std::uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void barrier_expect_bytes(std::uint64_t* bar, std::uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(bar)), "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void barrier_arrive(std::uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(bar)) : "memory");
+}
+__device__ __forceinline__ void barrier_wait(std::uint64_t* bar, std::uint32_t parity) {
+  std::uint32_t done = 0;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(shared_address(bar)), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+
+// A TMA copy of one box at element coordinates (c0 innermost, c1, problem) into shared memory, completing on bar.
+__device__ __forceinline__ void copy_box(void* dst, const CUtensorMap& map, std::uint64_t* bar, int c0, int c1,
+                                         int problem) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5}], [%2];"
+      ::"r"(shared_address(dst)), "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(shared_address(bar)), "r"(c0),
+      "r"(c1), "r"(problem)
+      : "memory");
+}
+
+// A shared-memory matrix descriptor (PTX "matrix descriptor format"): start address, leading and stride byte
+// offsets (16-byte units, 14 bits each), 128-byte swizzle. K-major: the stride offset steps 8 rows (1024 bytes),
+// the leading one is unused. MN-major: the leading offset steps from one 64-row box to the next, the stride
+// offset 8 rows of k.
+__device__ __forceinline__ std::uint64_t descriptor(std::uint32_t address, std::uint32_t leading,
+                                                    std::uint32_t stride) {
+  auto field = [](std::uint32_t bytes) { return std::uint64_t((bytes & 0x3FFFF) >> 4); };
+  return field(address) | field(leading) << 16 | field(stride) << 32 | std::uint64_t(1) << 62;
+}
+
+// Tile (tm, tn) of block `id`: groups of raster_group tiles of m, n-major within a group.
+__device__ __forceinline__ void raster(int id, int tiles_m, int tiles_n, int& tm, int& tn) {
+  const int per_group = raster_group * tiles_n;
+  const int first = id / per_group * raster_group;
+  const int rows = min(tiles_m - first, raster_group);
+  const int local = id % per_group;
+  tm = first + local % rows;
+  tn = local / rows;
+}
+
+// One work item: a tile of C, the problem, and the range of k-tiles its part of k covers.
+struct Item {
+  int tm, tn, problem, first_tile, k_tiles;
+};
+__device__ __forceinline__ Item item_of(int id, const Output& out) {
+  const int tiles = out.tiles_m * out.tiles_n, rest = id / tiles;
+  Item it;
+  raster(id % tiles, out.tiles_m, out.tiles_n, it.tm, it.tn);
+  it.problem = out.batch0 + rest / out.splits;
+  it.first_tile = rest % out.splits * out.k_tiles_per_split;
+  it.k_tiles = min(out.k_tiles - it.first_tile, out.k_tiles_per_split);   // > 0: the host's choice of parts
+  return it;
+}
+
+#endif
+
+// AKMajor / BKMajor: whether op(A) / op(B) has k contiguous in memory (A transposed, B not transposed).
+template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor>
+__global__ void __launch_bounds__(threads, 1)
+    gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, const Output out) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using L = Layout<Type, BN, Stages>;
+  extern __shared__ std::uint8_t raw[];
+  std::uint8_t* const smem = raw + ((1024 - (shared_address(raw) & 1023)) & 1023);
+  std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(smem + Stages * L::stage_bytes);
+  std::uint64_t* const empty = full + Stages;
+
+  const int warpgroup = threadIdx.x / 128;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Stages; ++s) barrier_init(&full[s], 1), barrier_init(&empty[s], consumer_warps);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+
+  // Both roles walk the same items and count k-tiles across them (`step`), so that stage and phase carry on
+  // from one item to the next: the producer fills the next item's stages while the consumers finish one.
+  if (warpgroup == 0) {   // the producer: one thread issues every copy
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+    if (threadIdx.x != 0) return;
+    int step = 0;
+    for (int id = blockIdx.x; id < out.items; id += gridDim.x) {
+      const Item item = item_of(id, out);
+      const int m0 = item.tm * block_m, n0 = item.tn * BN;
+      for (int kt = 0; kt < item.k_tiles; ++kt, ++step) {
+        const int s = step % Stages;
+        barrier_wait(&empty[s], ((step / Stages) & 1) ^ 1);
+        std::uint8_t* const a = smem + s * L::stage_bytes;
+        std::uint8_t* const b = a + L::a_bytes;
+        barrier_expect_bytes(&full[s], L::stage_bytes);
+        const int k0 = (item.first_tile + kt) * L::bk;
+        if constexpr (AKMajor) {
+          copy_box(a, map_a, &full[s], k0, m0, item.problem);
+        } else {
+          for (int i = 0; i < block_m / atom_rows; ++i)
+            copy_box(a + i * L::mn_box_bytes, map_a, &full[s], m0 + i * atom_rows, k0, item.problem);
+        }
+        if constexpr (BKMajor) {
+          copy_box(b, map_b, &full[s], k0, n0, item.problem);
+        } else {
+          for (int i = 0; i < BN / atom_rows; ++i)
+            copy_box(b + i * L::mn_box_bytes, map_b, &full[s], n0 + i * atom_rows, k0, item.problem);
+        }
+      }
+    }
+  } else {   // a consumer: 64 rows of each tile, all BN columns
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    const int consumer = warpgroup - 1, lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
+
+    // Per k-step of 16 values: K-major tiles advance 32 bytes along their swizzled rows, MN-major ones 16 rows
+    // of k.
+    constexpr std::uint32_t k_step_bytes = Element<Type>::depth * Element<Type>::bytes;
+    constexpr std::uint32_t a_step = AKMajor ? k_step_bytes : Element<Type>::depth * row_bytes;
+    constexpr std::uint32_t b_step = BKMajor ? k_step_bytes : Element<Type>::depth * row_bytes;
+    constexpr std::uint32_t a_leading = AKMajor ? 16 : L::mn_box_bytes, b_leading = BKMajor ? 16 : L::mn_box_bytes;
+    const std::uint32_t stage0 = shared_address(smem);
+
+    int step = 0;
+    for (int id = blockIdx.x; id < out.items; id += gridDim.x) {
+      const Item item = item_of(id, out);
+      float d[BN / 2];
+#pragma unroll
+      for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
+      for (int kt = 0; kt < item.k_tiles; ++kt, ++step) {
+        const int s = step % Stages;
+        barrier_wait(&full[s], (step / Stages) & 1);
+        const std::uint32_t a = stage0 + s * L::stage_bytes + consumer * (atom_rows * row_bytes);
+        const std::uint32_t b = stage0 + s * L::stage_bytes + L::a_bytes;
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+        for (int j = 0; j < L::steps; ++j)
+          wgmma<AKMajor ? 0 : 1, BKMajor ? 0 : 1>(Wgmma<BN, Type>{}, d, descriptor(a + j * a_step, a_leading, 1024),
+                                                  descriptor(b + j * b_step, b_leading, 1024), 1);
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        // All but this k-tile's group are done: the previous stage is free.
+        asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+        if (kt > 0 && lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);
+      }
+      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+      if (lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);   // the item's last stage
+
+      // The accumulator layout of m64nN: thread (warp, lane) holds rows warp*16 + lane/4 (+8) and, per 8
+      // columns j, columns 8j + 2*(lane%4) (+1): d[4j + 2h + q] is row +8h, column +q.
+      const std::int64_t row0 = std::int64_t(item.tm) * block_m + consumer * atom_rows + warp * 16 + lane / 4;
+      const std::int64_t col0 = std::int64_t(item.tn) * BN + 2 * (lane % 4);
+      float* const c = out.c + std::int64_t(item.problem) * out.stride_c;
+#pragma unroll
+      for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+          for (int q = 0; q < 2; ++q) {
+            const std::int64_t row = row0 + 8 * h, col = col0 + 8 * j + q;
+            if (row < out.m && col < out.n) {
+              float* const at = c + row + col * out.ldc;
+              const float v = out.alpha * d[4 * j + 2 * h + q];
+              if (out.splits > 1) atomicAdd(at, v);
+              else *at = out.beta == 0.f ? v : v + out.beta * *at;
+            }
+          }
+    }
+  }
+#else
+  __trap();   // compiled for sm_90a only; the host launches it only on compute capability 9.0
+#endif
+}
+
+}  // namespace portkern::gemm_impl::cuda_wgmma::kernel

@@ -1,0 +1,65 @@
+// The BF16 GEMM's test bed (CPU and GPU tests): column-major operands of one problem with padded leading
+// dimensions and C's padding and unread values poisoned, and the check of C against float64 on the rounded
+// inputs with fp32 summation's bound over k terms.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "testing.hpp"
+
+namespace portkern::testing {
+
+struct Bf16Case {
+  std::int64_t m, n, k;
+};
+
+struct Bf16Operands {
+  std::int64_t lda, ldb, ldc;
+  std::vector<bfloat16> a, b;
+  std::vector<float> c, c0;
+};
+
+// How leading dimensions are padded past the rows: by a few values (any), then rounded up to a multiple of 8
+// (what the GPU's copy engine needs) or made odd (what it cannot take).
+enum class Lds { any, multiple_of_8, odd };
+
+inline Bf16Operands make_bf16_operands(const Bf16Case& s, bool ta, bool tb, bool read_c, Lds lds = Lds::any) {
+  auto round_up = [&](std::int64_t x) { return lds == Lds::multiple_of_8 ? (x + 7) / 8 * 8 : lds == Lds::odd ? x | 1 : x; };
+  Bf16Operands o;
+  o.lda = round_up((ta ? s.k : s.m) + 2), o.ldb = round_up((tb ? s.n : s.k) + 1), o.ldc = s.m + 3;
+  o.a = random_vector<bfloat16>(std::size_t(o.lda * std::max<std::int64_t>(1, ta ? s.m : s.k)), 21);
+  o.b = random_vector<bfloat16>(std::size_t(o.ldb * std::max<std::int64_t>(1, tb ? s.k : s.n)), 22);
+  o.c = random_vector<float>(std::size_t(o.ldc * s.n), 23);
+  o.c0 = o.c;
+  poison_unread(o.c, s.m, s.n, o.ldc, read_c);
+  return o;
+}
+
+// C against alpha * op(A) op(B) + beta * C0 in float64, C's padding rows still poisoned.
+inline void expect_bf16_product(const Bf16Case& s, bool ta, bool tb, float alpha, float beta, const Bf16Operands& o) {
+  auto a_at = [&](std::int64_t i, std::int64_t p) {
+    return double(float(ta ? o.a[std::size_t(p + i * o.lda)] : o.a[std::size_t(i + p * o.lda)]));
+  };
+  auto b_at = [&](std::int64_t p, std::int64_t j) {
+    return double(float(tb ? o.b[std::size_t(j + p * o.ldb)] : o.b[std::size_t(p + j * o.ldb)]));
+  };
+  const double eps = std::numeric_limits<float>::epsilon();
+  for (std::int64_t j = 0; j < s.n; ++j)
+    for (std::int64_t i = 0; i < o.ldc; ++i) {
+      const float got = o.c[std::size_t(i + j * o.ldc)];
+      if (i >= s.m) {
+        ASSERT_TRUE(std::isnan(got)) << "C's padding written at (" << i << ", " << j << ")";
+        continue;
+      }
+      double sum = 0, magnitude = 0;
+      for (std::int64_t p = 0; p < s.k; ++p) sum += a_at(i, p) * b_at(p, j), magnitude += std::abs(a_at(i, p) * b_at(p, j));
+      const double old = beta == 0.f ? 0.0 : double(o.c0[std::size_t(i + j * o.ldc)]);
+      const double want = double(alpha) * sum + double(beta) * old;
+      const double bound = eps * (double(s.k) + 4) * (std::abs(double(alpha)) * magnitude + std::abs(double(beta) * old)) + 1e-30;
+      ASSERT_LE(std::abs(double(got) - want), bound) << "at (" << i << ", " << j << ")";
+    }
+}
+
+}  // namespace portkern::testing

@@ -1,0 +1,184 @@
+// The BF16 GEMM on a GPU (bfloat16 A and B, fp32 sums and C; src/gemm/cuda_wgmma/wgmma_gemm.hpp) against float64
+// on the rounded inputs: each wgmma tile width with and without split k, operands copied for the copy engine,
+// the SIMT fallback, each of the four transposes, sizes of 1, primes across the 128-row tiles and 64-deep
+// k-tiles, alpha and beta (beta == 0 with NaN in C), C's padding poisoned and untouched, strided batches with C
+// between the items untouched, and the quick returns.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+
+#include "gemm_bf16_reference.hpp"
+#include "portkern/runtime/buffer.hpp"
+
+#if PORTKERN_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include "gemm/cuda_wgmma/wgmma_gemm.hpp"
+#endif
+
+namespace portkern::testing {
+namespace {
+
+// The kernel the public call will run (asserted, so that a test meant for the wgmma pipeline cannot pass on
+// the fallback); empty in a build without CUDA.
+std::string kernel_for(bool ta, bool tb, const Bf16Case& s, const void* a, std::int64_t lda, const void* b,
+                       std::int64_t ldb, std::int64_t stride_a = 0, std::int64_t stride_b = 0, std::int64_t batch = 1) {
+#if PORTKERN_HAVE_CUDA
+  gemm_impl::cuda_wgmma::Problem p;
+  p.trans_a = ta, p.trans_b = tb, p.m = s.m, p.n = s.n, p.k = s.k, p.a = a, p.lda = lda, p.b = b, p.ldb = ldb;
+  p.stride_a = stride_a, p.stride_b = stride_b, p.batch = batch;
+  return gemm_impl::cuda_wgmma::kernel_for(gemm_impl::cuda_wgmma::Input::bf16, p);
+#else
+  return {};
+#endif
+}
+
+bool hopper() {
+  int major = 0, minor = 0;
+#if PORTKERN_HAVE_CUDA
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
+#endif
+  return major == 9 && minor == 0;
+}
+
+// One product through portkern::gemm on the GPU; returns the kernel that ran it.
+std::string run_on_gpu(Queue& q, const Bf16Case& s, bool ta, bool tb, float alpha, float beta, Bf16Operands& o) {
+  Buffer<bfloat16> a(q.device(), std::int64_t(o.a.size())), b(q.device(), std::int64_t(o.b.size()));
+  Buffer<float> c(q.device(), std::int64_t(o.c.size()));
+  a.upload(q, std::span<const bfloat16>(o.a));
+  b.upload(q, std::span<const bfloat16>(o.b));
+  c.upload(q, std::span<const float>(o.c));
+  const std::string kernel = kernel_for(ta, tb, s, a.data(), o.lda, b.data(), o.ldb);
+  gemm(q, ta ? Op::trans : Op::none, tb ? Op::trans : Op::none, s.m, s.n, s.k, alpha, a.data(), o.lda, b.data(),
+       o.ldb, beta, c.data(), o.ldc);
+  o.c = c.download(q);
+  return kernel;
+}
+
+// 1 x 1; one row and one column; primes inside one tile and across 128-row tiles, 128- and 256-column tiles and
+// 64-deep k-tiles; a depth of 1000 (16 k-tiles: every stage reused).
+const Bf16Case cases[] = {{1, 1, 1},   {1, 37, 61},   {67, 1, 33},    {67, 45, 33},  {131, 7, 509},
+                          {257, 300, 64}, {200, 200, 600}, {129, 263, 1000}, {5, 513, 17}};
+
+// Every case at each transpose and alpha/beta; returns the kernels that ran, each checked by `expect`.
+std::vector<std::string> check_cases(Lds lds, const std::function<void(const std::string&)>& expect) {
+  Queue q(Device::cuda(0));
+  std::vector<std::string> kernels;
+  for (bool ta : {false, true})
+    for (bool tb : {false, true})
+      for (const Bf16Case& s : cases)
+        for (const auto& [alpha, beta] : {std::pair{1.f, 0.f}, std::pair{-0.75f, 0.5f}}) {
+          SCOPED_TRACE("m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) +
+                       " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) + " beta=" + std::to_string(beta));
+          Bf16Operands o = make_bf16_operands(s, ta, tb, beta != 0.f, lds);
+          kernels.push_back(run_on_gpu(q, s, ta, tb, alpha, beta, o));
+          SCOPED_TRACE("kernel " + kernels.back());
+          expect(kernels.back());
+          expect_bf16_product(s, ta, tb, alpha, beta, o);
+        }
+  return kernels;
+}
+
+bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+
+// Each tile width, forced through PORTKERN_WGMMA_KERNEL (wgmma_gemm.cpp), on every case; k split into parts
+// on some cases and not on others.
+TEST(GemmBf16Cuda, WgmmaMatchesFloat64) {
+  PORTKERN_REQUIRE_GPU();
+  if (!hopper()) GTEST_SKIP() << "the wgmma kernels need compute capability 9.0";
+  for (const char* width : {"64", "128", "256"}) {
+    SCOPED_TRACE(std::string("tile width ") + width);
+    ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
+    const auto kernels = check_cases(Lds::multiple_of_8, [&](const std::string& kernel) {
+      EXPECT_EQ(kernel.rfind(std::string("wgmma_128x") + width, 0), 0u);
+      EXPECT_FALSE(contains(kernel, "_repacked"));
+    });
+    ::unsetenv("PORTKERN_WGMMA_KERNEL");
+    EXPECT_TRUE(std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return contains(k, "_split"); }));
+    EXPECT_TRUE(std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return !contains(k, "_split"); }));
+  }
+}
+
+// Odd leading dimensions: the operands are copied for the copy engine first.
+TEST(GemmBf16Cuda, RepackedOperandsMatchFloat64) {
+  PORTKERN_REQUIRE_GPU();
+  if (!hopper()) GTEST_SKIP() << "the wgmma kernels need compute capability 9.0";
+  check_cases(Lds::odd, [](const std::string& kernel) {
+    EXPECT_EQ(kernel.rfind("wgmma_", 0), 0u);
+    EXPECT_TRUE(contains(kernel, "_repacked"));
+  });
+}
+
+TEST(GemmBf16Cuda, FallbackMatchesFloat64) {
+  PORTKERN_REQUIRE_GPU();
+  ::setenv("PORTKERN_WGMMA_KERNEL", "simt", 1);
+  check_cases(Lds::odd, [](const std::string& kernel) { EXPECT_EQ(kernel, "simt"); });
+  ::unsetenv("PORTKERN_WGMMA_KERNEL");
+}
+
+// 30 problems of 300 x 290 (180 tiles of 128 x 256, more of narrower ones), A, B and C strided past their
+// sizes; then the same with B shared by every problem (stride 0: B is copied once per problem first).
+TEST(GemmBf16Cuda, BatchesMatchFloat64) {
+  PORTKERN_REQUIRE_GPU();
+  Queue q(Device::cuda(0));
+  const Bf16Case s{300, 290, 100};
+  for (bool shared_b : {false, true})
+    for (bool ta : {false, true}) {
+      SCOPED_TRACE("ta=" + std::to_string(ta) + " shared_b=" + std::to_string(shared_b));
+      const std::int64_t batch = 30;
+      std::vector<Bf16Operands> items;
+      for (std::int64_t i = 0; i < batch; ++i) {
+        items.push_back(make_bf16_operands(s, ta, false, true, Lds::multiple_of_8));
+        for (auto& x : items.back().a) x = bfloat16(float(x) * (1 + 0.01f * float(i)));   // each item its own A
+      }
+      if (shared_b)
+        for (auto& item : items) item.b = items[0].b;
+      const Bf16Operands& first = items[0];
+      const std::int64_t stride_a = std::int64_t(first.a.size()) + 8, stride_b = shared_b ? 0 : std::int64_t(first.b.size()) + 16,
+                         stride_c = std::int64_t(first.c.size()) + 7;
+      std::vector<bfloat16> a(std::size_t(stride_a * batch)), b(std::size_t(std::max<std::int64_t>(stride_b * batch, first.b.size())));
+      std::vector<float> c(std::size_t(stride_c * batch), -7.f);
+      for (std::int64_t i = 0; i < batch; ++i) {
+        std::copy(items[i].a.begin(), items[i].a.end(), a.begin() + i * stride_a);
+        std::copy(items[i].b.begin(), items[i].b.end(), b.begin() + i * stride_b);
+        std::copy(items[i].c.begin(), items[i].c.end(), c.begin() + i * stride_c);
+      }
+      Buffer<bfloat16> da(q.device(), std::int64_t(a.size())), db(q.device(), std::int64_t(b.size()));
+      Buffer<float> dc(q.device(), std::int64_t(c.size()));
+      da.upload(q, std::span<const bfloat16>(a));
+      db.upload(q, std::span<const bfloat16>(b));
+      dc.upload(q, std::span<const float>(c));
+      const std::string kernel = kernel_for(ta, false, s, da.data(), first.lda, db.data(), first.ldb, stride_a, stride_b, batch);
+      if (hopper()) EXPECT_EQ(kernel.rfind("wgmma_", 0), 0u) << kernel;
+      if (hopper()) EXPECT_EQ(contains(kernel, "_repacked"), shared_b) << kernel;
+      gemm_strided_batched(q, ta ? Op::trans : Op::none, Op::none, s.m, s.n, s.k, 0.5f, da.data(), first.lda, stride_a,
+                           db.data(), first.ldb, stride_b, 2.f, dc.data(), first.ldc, stride_c, batch);
+      c = dc.download(q);
+      for (std::int64_t i = 0; i < batch; ++i) {
+        std::copy(c.begin() + i * stride_c, c.begin() + i * stride_c + std::int64_t(first.c.size()), items[i].c.begin());
+        expect_bf16_product(s, ta, false, 0.5f, 2.f, items[i]);
+        for (std::int64_t gap = std::int64_t(first.c.size()); gap < stride_c; ++gap)
+          ASSERT_EQ(c[std::size_t(i * stride_c + gap)], -7.f) << "between items, at " << gap;
+      }
+    }
+}
+
+TEST(GemmBf16Cuda, QuickReturnsAndScaling) {
+  PORTKERN_REQUIRE_GPU();
+  Queue q(Device::cuda(0));
+  Buffer<bfloat16> a(q.device(), 64), b(q.device(), 64);
+  Buffer<float> c(q.device(), 16);
+  q.fill(c.data(), 2.f, 16);
+  gemm(q, Op::none, Op::none, 0, 4, 4, 1.f, a.data(), 4, b.data(), 4, 0.f, c.data(), 4);   // m == 0: untouched
+  for (float x : c.download(q)) ASSERT_EQ(x, 2.f);
+  gemm(q, Op::none, Op::none, 4, 4, 0, 1.f, nullptr, 4, nullptr, 4, 0.5f, c.data(), 4);   // k == 0: beta * C
+  for (float x : c.download(q)) ASSERT_EQ(x, 1.f);
+  q.fill(c.data(), std::nanf(""), 16);
+  gemm(q, Op::none, Op::none, 4, 4, 4, 0.f, a.data(), 4, b.data(), 4, 0.f, c.data(), 4);   // alpha == 0, beta == 0
+  for (float x : c.download(q)) ASSERT_EQ(x, 0.f);
+}
+
+}  // namespace
+}  // namespace portkern::testing
