@@ -1,12 +1,13 @@
 // The BF16 GEMM on a GPU (bfloat16 A and B, fp32 sums and C; src/gemm/cuda_wgmma/wgmma_gemm.hpp) against float64
 // on the rounded inputs: each wgmma tile width with and without split k, operands copied for the copy engine,
-// the SIMT fallback, each of the four transposes, sizes of 1, primes across the 128-row tiles and 64-deep
-// k-tiles, alpha and beta (beta == 0 with NaN in C), C's padding poisoned and untouched, strided batches with C
-// between the items untouched, and the quick returns.
+// the small-k kernel, the SIMT fallback, each of the four transposes, sizes of 1, primes across the 128-row
+// tiles and 64-deep k-tiles, alpha and beta (beta == 0 with NaN in C), C's padding poisoned and untouched,
+// strided batches with C between the items untouched, and the quick returns.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <span>
 
 #include "gemm_bf16_reference.hpp"
 #include "portkern/runtime/buffer.hpp"
@@ -63,12 +64,13 @@ const Bf16Case cases[] = {{1, 1, 1},   {1, 37, 61},   {67, 1, 33},    {67, 45, 3
                           {257, 300, 64}, {200, 200, 600}, {129, 263, 1000}, {5, 513, 17}};
 
 // Every case at each transpose and alpha/beta; returns the kernels that ran, each checked by `expect`.
-std::vector<std::string> check_cases(Lds lds, const std::function<void(const std::string&)>& expect) {
+std::vector<std::string> check_cases(Lds lds, const std::function<void(const std::string&)>& expect,
+                                     std::span<const Bf16Case> shapes = cases) {
   Queue q(Device::cuda(0));
   std::vector<std::string> kernels;
   for (bool ta : {false, true})
     for (bool tb : {false, true})
-      for (const Bf16Case& s : cases)
+      for (const Bf16Case& s : shapes)
         for (const auto& [alpha, beta] : {std::pair{1.f, 0.f}, std::pair{-0.75f, 0.5f}}) {
           SCOPED_TRACE("m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) +
                        " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) + " beta=" + std::to_string(beta));
@@ -101,14 +103,30 @@ TEST(GemmBf16Cuda, WgmmaMatchesFloat64) {
   }
 }
 
-// Odd leading dimensions: the operands are copied for the copy engine first.
+// Odd leading dimensions: the operands are copied for the copy engine first (small k takes the small-k kernel).
 TEST(GemmBf16Cuda, RepackedOperandsMatchFloat64) {
   PORTKERN_REQUIRE_GPU();
   if (!hopper()) GTEST_SKIP() << "the wgmma kernels need compute capability 9.0";
-  check_cases(Lds::odd, [](const std::string& kernel) {
+  const auto kernels = check_cases(Lds::odd, [](const std::string& kernel) {
+    if (kernel == "small_k") return;
     EXPECT_EQ(kernel.rfind("wgmma_", 0), 0u);
     EXPECT_TRUE(contains(kernel, "_repacked"));
   });
+  EXPECT_GT(std::count_if(kernels.begin(), kernels.end(), [](const auto& k) { return contains(k, "_repacked"); }), 0);
+}
+
+// k <= 32: depths of 1, 3, 16, 17, 27 and 32; 16-byte stores of C (ldc = m + 3 a multiple of 4) and single
+// values (odd ldc), partial tiles of 128 rows and 32 columns; odd and aligned operand layouts.
+TEST(GemmBf16Cuda, SmallKMatchesFloat64) {
+  PORTKERN_REQUIRE_GPU();
+  const Bf16Case small[] = {{1, 1, 1}, {5, 513, 17}, {125, 40, 3}, {300, 70, 32}, {1, 37, 27}, {129, 33, 16}};
+  ::setenv("PORTKERN_WGMMA_KERNEL", "small_k", 1);   // the default choice only for k <= 16 or n <= 32
+  for (Lds lds : {Lds::odd, Lds::multiple_of_8})
+    check_cases(lds, [](const std::string& kernel) { EXPECT_EQ(kernel, "small_k"); }, small);
+  ::unsetenv("PORTKERN_WGMMA_KERNEL");
+  Queue q(Device::cuda(0));
+  Bf16Operands o = make_bf16_operands({125, 40, 3}, false, false, false);
+  EXPECT_EQ(run_on_gpu(q, {125, 40, 3}, false, false, 1.f, 0.f, o), "small_k");
 }
 
 TEST(GemmBf16Cuda, FallbackMatchesFloat64) {

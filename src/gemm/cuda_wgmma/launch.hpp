@@ -1,6 +1,7 @@
 // The cuda_wgmma family's kernels behind wgmma_gemm.cpp's choice: the wgmma pipeline (wgmma_launch.cu, sm_90a),
-// the plain SIMT kernel (simt_fallback.cu) and the copy that gives an operand the leading dimension the
-// pipeline's copy engine needs (repack.cu; these two for every architecture the build targets).
+// the product for small k (small_k.cu), the plain SIMT kernel (simt_fallback.cu) and the copy that gives an
+// operand the leading dimension the pipeline's copy engine needs (repack.cu; all but the first for every
+// architecture the build targets).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -22,6 +23,12 @@ struct Plan {
 // Requires compute capability 9.0 and the TMA conditions wgmma_gemm.cpp checks.
 void launch_wgmma(Input input, Plan plan, const Problem& p, cudaStream_t stream);
 void launch_simt(Input input, const Problem& p, cudaStream_t stream);
+
+// k <= small_k_limit (and at most 65535 blocks of 32 columns): any layout, any GPU.
+constexpr int small_k_limit = 32;
+bool small_k_fits(const Problem& p);
+bool small_k_wins(const Problem& p);   // where it is chosen by default
+void launch_small_k(Input input, const Problem& p, cudaStream_t stream);
 
 // dst = src for `batch` problems of inner x outer 16-bit values, src's columns ld apart and problems stride
 // apart, dst's columns ld_dst apart and problems ld_dst * outer apart.

@@ -1,6 +1,6 @@
-// The cuda_wgmma family's choice of kernel (wgmma_gemm.hpp): on compute capability 9.0 the wgmma pipeline,
-// after copying any operand whose layout the copy engine cannot take, with the tile width and split of k that
-// finish first; elsewhere the SIMT fallback.
+// The cuda_wgmma family's choice of kernel (wgmma_gemm.hpp): for small k the small-k kernel; else on compute
+// capability 9.0 the wgmma pipeline, after copying any operand whose layout the copy engine cannot take, with
+// the tile width and split of k that finish first; elsewhere the SIMT fallback.
 #include "gemm/cuda_wgmma/wgmma_gemm.hpp"
 
 #include <cuda_runtime.h>
@@ -35,7 +35,8 @@ DeviceFacts facts() {
   return {major == 9 && minor == 0, sms};
 }
 
-// PORTKERN_WGMMA_KERNEL=64|128|256 forces a tile width, =simt the fallback (measurement and tests only).
+// PORTKERN_WGMMA_KERNEL=64|128|256 forces the wgmma pipeline at a tile width, =small_k or =simt those kernels
+// (measurement and tests only).
 std::string_view forced() {
   const char* f = std::getenv("PORTKERN_WGMMA_KERNEL");
   return f ? f : "";
@@ -86,18 +87,24 @@ Plan plan_for(const Problem& p, int multiprocessors) {
   return best;
 }
 
+enum class Kernel { wgmma, small_k, simt };
+
 struct Route {
-  bool wgmma = false;
+  Kernel kernel = Kernel::simt;
   Plan plan;
   bool repack_a = false, repack_b = false;
 };
 
+// Small k (small_k_wins): the small-k kernel, bound by writing C; else wgmma on Hopper, the SIMT fallback
+// elsewhere.
 Route route_for(const Problem& p) {
-  const DeviceFacts f = facts();
-  if (!f.hopper || !fits(p) || forced() == "simt") return {};
-  Route r{true, {}, !copyable(p.a, p.lda, p.stride_a, p.batch), !copyable(p.b, p.ldb, p.stride_b, p.batch)};
-  r.plan = plan_for(p, f.multiprocessors);
-  return r;
+  const std::string_view f = forced();
+  if (f == "simt") return {};
+  if ((f.empty() && small_k_wins(p)) || (f == "small_k" && small_k_fits(p))) return {Kernel::small_k};
+  const DeviceFacts facts_here = facts();
+  if (!facts_here.hopper || !fits(p)) return {};
+  return {Kernel::wgmma, plan_for(p, facts_here.multiprocessors), !copyable(p.a, p.lda, p.stride_a, p.batch),
+          !copyable(p.b, p.ldb, p.stride_b, p.batch)};
 }
 
 std::int64_t round_up(std::int64_t x) { return (x + values_per_16_bytes - 1) / values_per_16_bytes * values_per_16_bytes; }
@@ -106,7 +113,8 @@ std::int64_t round_up(std::int64_t x) { return (x + values_per_16_bytes - 1) / v
 
 std::string kernel_for(Input, const Problem& p) {
   const Route r = route_for(p);
-  if (!r.wgmma) return "simt";
+  if (r.kernel == Kernel::simt) return "simt";
+  if (r.kernel == Kernel::small_k) return "small_k";
   const int columns = r.plan.tile == WgmmaTile::n256 ? 256 : r.plan.tile == WgmmaTile::n128 ? 128 : 64;
   std::string name = "wgmma_128x" + std::to_string(columns);
   if (r.plan.splits > 1) name += "_split" + std::to_string(r.plan.splits);
@@ -117,7 +125,8 @@ std::string kernel_for(Input, const Problem& p) {
 void run(Queue& queue, Input input, const Problem& original) {
   const auto stream = static_cast<cudaStream_t>(queue.native_stream());
   const Route r = route_for(original);
-  if (!r.wgmma) return launch_simt(input, original, stream);
+  if (r.kernel == Kernel::simt) return launch_simt(input, original, stream);
+  if (r.kernel == Kernel::small_k) return launch_small_k(input, original, stream);
   Problem p = original;
   // Operands the copy engine cannot read, rewritten into scratch memory (kept until the kernels that read
   // them have been queued: the pool's next lease is by a call on this queue's stream, which runs after them).
