@@ -1,8 +1,8 @@
 // The BF16 GEMM on a GPU (bfloat16 A and B, fp32 sums and C; src/gemm/cuda_wgmma/wgmma_gemm.hpp) against float64
 // on the rounded inputs: each wgmma tile width with and without split k, operands copied for the copy engine,
-// the small-k kernel, the SIMT fallback, each of the four transposes, sizes of 1, primes across the 128-row
-// tiles and 64-deep k-tiles, alpha and beta (beta == 0 with NaN in C), C's padding poisoned and untouched,
-// strided batches with C between the items untouched, and the quick returns.
+// the small-k kernel, the matrix-vector product, the SIMT fallback, each of the four transposes, sizes of 1,
+// primes across the 128-row tiles and 64-deep k-tiles, alpha and beta (beta == 0 with NaN in C), C's padding
+// poisoned and untouched, strided batches with C between the items untouched, and the quick returns.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -103,12 +103,13 @@ TEST(GemmBf16Cuda, WgmmaMatchesFloat64) {
   }
 }
 
-// Odd leading dimensions: the operands are copied for the copy engine first (small k takes the small-k kernel).
+// Odd leading dimensions: the operands are copied for the copy engine first (small k and single rows take
+// their own kernels).
 TEST(GemmBf16Cuda, RepackedOperandsMatchFloat64) {
   PORTKERN_REQUIRE_GPU();
   if (!hopper()) GTEST_SKIP() << "the wgmma kernels need compute capability 9.0";
   const auto kernels = check_cases(Lds::odd, [](const std::string& kernel) {
-    if (kernel == "small_k") return;
+    if (kernel == "small_k" || kernel == "gemv") return;
     EXPECT_EQ(kernel.rfind("wgmma_", 0), 0u);
     EXPECT_TRUE(contains(kernel, "_repacked"));
   });
@@ -127,6 +128,23 @@ TEST(GemmBf16Cuda, SmallKMatchesFloat64) {
   Queue q(Device::cuda(0));
   Bf16Operands o = make_bf16_operands({125, 40, 3}, false, false, false);
   EXPECT_EQ(run_on_gpu(q, {125, 40, 3}, false, false, 1.f, 0.f, o), "small_k");
+}
+
+// One row, B not transposed: the matrix-vector product, its k in one chunk of 4096 and in two (odd lengths), B
+// read in pairs (even ldb) and one value at a time (odd).
+TEST(GemmBf16Cuda, GemvMatchesFloat64) {
+  PORTKERN_REQUIRE_GPU();
+  Queue q(Device::cuda(0));
+  for (Lds lds : {Lds::odd, Lds::multiple_of_8})
+    for (bool ta : {false, true})
+      for (const Bf16Case& s : {Bf16Case{1, 1, 1}, Bf16Case{1, 37, 61}, Bf16Case{1, 300, 5001}, Bf16Case{1, 9, 4096}})
+        for (const auto& [alpha, beta] : {std::pair{1.f, 0.f}, std::pair{-0.75f, 0.5f}}) {
+          SCOPED_TRACE("n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) + " ta=" + std::to_string(ta) +
+                       " beta=" + std::to_string(beta) + " odd lds=" + std::to_string(lds == Lds::odd));
+          Bf16Operands o = make_bf16_operands(s, ta, false, beta != 0.f, lds);
+          EXPECT_EQ(run_on_gpu(q, s, ta, false, alpha, beta, o), "gemv");
+          expect_bf16_product(s, ta, false, alpha, beta, o);
+        }
 }
 
 TEST(GemmBf16Cuda, FallbackMatchesFloat64) {

@@ -1,5 +1,6 @@
 // The cuda_wgmma family's kernels behind wgmma_gemm.cpp's choice: the wgmma pipeline (wgmma_launch.cu, sm_90a),
-// the product for small k (small_k.cu), the plain SIMT kernel (simt_fallback.cu) and the copy that gives an
+// the product for small k (small_k.cu), the matrix-vector product (gemv.cu), the plain SIMT kernel
+// (simt_fallback.cu) and the copy that gives an
 // operand the leading dimension the pipeline's copy engine needs (repack.cu; all but the first for every
 // architecture the build targets).
 #pragma once
@@ -29,6 +30,10 @@ constexpr int small_k_limit = 32;
 bool small_k_fits(const Problem& p);
 bool small_k_wins(const Problem& p);   // where it is chosen by default
 void launch_small_k(Input input, const Problem& p, cudaStream_t stream);
+
+// m == 1 with B not transposed: any layout, any GPU.
+bool gemv_fits(const Problem& p);
+void launch_gemv(Input input, const Problem& p, cudaStream_t stream);
 
 // dst = src for `batch` problems of inner x outer 16-bit values, src's columns ld apart and problems stride
 // apart, dst's columns ld_dst apart and problems ld_dst * outer apart.

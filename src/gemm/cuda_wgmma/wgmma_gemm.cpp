@@ -1,4 +1,5 @@
-// The cuda_wgmma family's choice of kernel (wgmma_gemm.hpp): for small k the small-k kernel; else on compute
+// The cuda_wgmma family's choice of kernel (wgmma_gemm.hpp): one row: the matrix-vector product; small k: the
+// small-k kernel; else on compute
 // capability 9.0 the wgmma pipeline, after copying any operand whose layout the copy engine cannot take, with
 // the tile width and split of k that finish first; elsewhere the SIMT fallback.
 #include "gemm/cuda_wgmma/wgmma_gemm.hpp"
@@ -35,8 +36,8 @@ DeviceFacts facts() {
   return {major == 9 && minor == 0, sms};
 }
 
-// PORTKERN_WGMMA_KERNEL=64|128|256 forces the wgmma pipeline at a tile width, =small_k or =simt those kernels
-// (measurement and tests only).
+// PORTKERN_WGMMA_KERNEL=64|128|256 forces the wgmma pipeline at a tile width, =small_k, =gemv or =simt those
+// kernels where they apply (measurement and tests only).
 std::string_view forced() {
   const char* f = std::getenv("PORTKERN_WGMMA_KERNEL");
   return f ? f : "";
@@ -87,7 +88,7 @@ Plan plan_for(const Problem& p, int multiprocessors) {
   return best;
 }
 
-enum class Kernel { wgmma, small_k, simt };
+enum class Kernel { wgmma, small_k, gemv, simt };
 
 struct Route {
   Kernel kernel = Kernel::simt;
@@ -95,11 +96,12 @@ struct Route {
   bool repack_a = false, repack_b = false;
 };
 
-// Small k (small_k_wins): the small-k kernel, bound by writing C; else wgmma on Hopper, the SIMT fallback
-// elsewhere.
+// One row (gemv_fits): the matrix-vector product; small k (small_k_wins): the small-k kernel, bound by writing
+// C; else wgmma on Hopper, the SIMT fallback elsewhere.
 Route route_for(const Problem& p) {
   const std::string_view f = forced();
   if (f == "simt") return {};
+  if ((f.empty() || f == "gemv") && gemv_fits(p)) return {Kernel::gemv};
   if ((f.empty() && small_k_wins(p)) || (f == "small_k" && small_k_fits(p))) return {Kernel::small_k};
   const DeviceFacts facts_here = facts();
   if (!facts_here.hopper || !fits(p)) return {};
@@ -115,6 +117,7 @@ std::string kernel_for(Input, const Problem& p) {
   const Route r = route_for(p);
   if (r.kernel == Kernel::simt) return "simt";
   if (r.kernel == Kernel::small_k) return "small_k";
+  if (r.kernel == Kernel::gemv) return "gemv";
   const int columns = r.plan.tile == WgmmaTile::n256 ? 256 : r.plan.tile == WgmmaTile::n128 ? 128 : 64;
   std::string name = "wgmma_128x" + std::to_string(columns);
   if (r.plan.splits > 1) name += "_split" + std::to_string(r.plan.splits);
@@ -127,6 +130,7 @@ void run(Queue& queue, Input input, const Problem& original) {
   const Route r = route_for(original);
   if (r.kernel == Kernel::simt) return launch_simt(input, original, stream);
   if (r.kernel == Kernel::small_k) return launch_small_k(input, original, stream);
+  if (r.kernel == Kernel::gemv) return launch_gemv(input, original, stream);
   Problem p = original;
   // Operands the copy engine cannot read, rewritten into scratch memory (kept until the kernels that read
   // them have been queued: the pool's next lease is by a call on this queue's stream, which runs after them).
