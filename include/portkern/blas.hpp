@@ -55,8 +55,8 @@ void gemm(Queue& queue, Layout layout, Op trans_a, Op trans_b, std::int64_t m, s
 // BF16 inputs: A and B bfloat16 (portkern/bfloat16.hpp), alpha, beta and C float, products and sums in fp32
 // (oneDNN's bf16 matmul with an f32 destination; cuBLAS's cublasGemmEx with 16BF inputs, 32F compute). The
 // same BLAS semantics and checks as above. Denormal bfloat16 inputs may count as zero (AMX and AVX512-BF16
-// do so). CPU queues only in this version: a GPU queue is an Error. The kernels (AMX, AVX512-BF16 or plain
-// C++, the fastest the CPU runs) are described in src/gemm/bf16/bf16_gemm.hpp.
+// do so). On the CPU the kernels (AMX, AVX512-BF16 or plain C++, the fastest the CPU runs) are described in
+// src/gemm/bf16/bf16_gemm.hpp; on a GPU (device memory) src/gemm/cuda_wgmma/wgmma_gemm.hpp (Hopper's wgmma).
 void gemm(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
           const bfloat16* a, std::int64_t lda, const bfloat16* b, std::int64_t ldb, float beta, float* c,
           std::int64_t ldc);
