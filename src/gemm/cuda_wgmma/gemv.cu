@@ -2,13 +2,13 @@
 // transposed), C = alpha * a B + beta * C for a row a. Bound by reading B once: one warp per column of B, the
 // row a staged in shared memory as fp32 in chunks of k, B read two values at a time where aligned, sums
 // reduced across the warp. Any GPU.
-#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 
 #include "gemm/cuda_wgmma/launch.hpp"
+#include "gemm/cuda_wgmma/widen.cuh"
 #include "portkern/runtime/cuda_check.hpp"
 
 namespace portkern::gemm_impl::cuda_wgmma {
@@ -16,12 +16,6 @@ namespace portkern::gemm_impl::cuda_wgmma {
 namespace {
 
 constexpr int threads = 256, warps = threads / 32, chunk = 4096;
-
-template <Input input>
-__device__ __forceinline__ float widen(std::uint16_t bits) {
-  if constexpr (input == Input::bf16) return __uint_as_float(std::uint32_t(bits) << 16);
-  else return __half2float(__ushort_as_half(bits));
-}
 
 template <Input input>
 __global__ void __launch_bounds__(threads) gemv(const Problem p, std::int64_t batch0, bool pairs) {

@@ -1,13 +1,13 @@
 // The cuda_wgmma family's fallback (launch.hpp): 64 x 64 tiles of C, 256 threads of 4 x 4 outputs each, k in
 // steps of 16 staged through shared memory as fp32. Any alignment, stride (0 included), transpose or GPU; about
 // a tenth of the wgmma kernel's rate, for the calls the copy engine cannot serve.
-#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 
 #include "gemm/cuda_wgmma/launch.hpp"
+#include "gemm/cuda_wgmma/widen.cuh"
 #include "portkern/runtime/cuda_check.hpp"
 
 namespace portkern::gemm_impl::cuda_wgmma {
@@ -15,12 +15,6 @@ namespace portkern::gemm_impl::cuda_wgmma {
 namespace {
 
 constexpr int tile = 64, depth = 16, threads = 256;
-
-template <Input input>
-__device__ __forceinline__ float widen(std::uint16_t bits) {
-  if constexpr (input == Input::bf16) return __uint_as_float(std::uint32_t(bits) << 16);
-  else return __half2float(__ushort_as_half(bits));
-}
 
 template <Input input>
 __global__ void __launch_bounds__(threads) simt(const Problem p, std::int64_t batch0) {

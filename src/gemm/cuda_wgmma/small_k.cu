@@ -3,13 +3,13 @@
 // C, its op(A) (128 x k) and op(B) (k x 32) staged in shared memory as fp32, each thread 4 consecutive rows x 4
 // columns, written as one 16-byte store per column where C's layout allows (a warp writes 512 contiguous
 // bytes), else value by value. Any alignment, transpose or stride.
-#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 
 #include "gemm/cuda_wgmma/launch.hpp"
+#include "gemm/cuda_wgmma/widen.cuh"
 #include "portkern/runtime/cuda_check.hpp"
 
 namespace portkern::gemm_impl::cuda_wgmma {
@@ -17,12 +17,6 @@ namespace portkern::gemm_impl::cuda_wgmma {
 namespace {
 
 constexpr int tile_rows = 128, tile_cols = 32, threads = 256;
-
-template <Input input>
-__device__ __forceinline__ float widen(std::uint16_t bits) {
-  if constexpr (input == Input::bf16) return __uint_as_float(std::uint32_t(bits) << 16);
-  else return __half2float(__ushort_as_half(bits));
-}
 
 template <Input input>
 __global__ void __launch_bounds__(threads) small_k(const Problem p, std::int64_t batch0, bool vector_c) {
