@@ -2,7 +2,8 @@
 # On a machine with an NVIDIA GPU: build portkern, run the `gpu` tests (and the rest), the benchmarks, and
 # print a short table last. Logs and JSON go to $OUT/gpu-check.tgz (or ./gpu-check-out/).
 # PARTS (default "transpose gemm bf16 model conv2d net ops baselines sanitize") picks the steps, e.g. PARTS=ops for
-# the operator suite: `bf16` the BF16 GEMM beside cuBLAS's (BF16_SETS, default "square nets-quick"); `model` times the kernel model's fragment path (seed 002's ladder, and its staged step alone
+# the operator suite: `bf16` the GEMMs on 16-bit inputs beside cuBLAS's (HALF_DTYPES, default "bf16 fp16";
+# BF16_SETS, default "square nets-quick"); `model` times the kernel model's fragment path (seed 002's ladder, and its staged step alone
 # against cuBLAS on the square and nets-quick sets); `baselines` checks with PyTorch that our cuDNN/cuBLAS rows are the vendor at its best
 # (tools/baselines/torch_check.py, after the gemm and conv2d benchmarks), `sanitize` runs compute-sanitizer's
 # memcheck, racecheck and initcheck over the GPU tests (SANITIZE_TOOLS, SANITIZE_FILTER narrow it).
@@ -73,14 +74,17 @@ for set in ${GEMM_SETS:-square seed nets tiled}; do
 done
 done
 fi
-if want bf16; then   # bfloat16 inputs, fp32 sums and C: the wgmma family beside cuBLAS's BF16 GEMM
+if want bf16; then   # 16-bit inputs, fp32 sums and C: the wgmma family beside cuBLAS's BF16 / FP16 GEMM
   /usr/local/cuda/bin/cuobjdump -sass build/src/gemm/CMakeFiles/portkern_sm90a.dir/cuda_wgmma/wgmma_launch.cu.o \
     > "$out/wgmma-sass.txt" 2>&1; echo "wgmma SASS: $(grep -c HGMMA "$out/wgmma-sass.txt") HGMMA instructions"
-  for set in ${BF16_SETS:-square nets-quick}; do
-    name="gemm-cuda-bf16-$(basename "$set" .csv)"
-    if [ -f "$set" ]; then what="--shapes $set"; else what="--set $set"; fi
-    ./build/portkern bench gemm --dtype bf16 --device cuda:0 $what --json "$out/$name.json" > "$out/$name.txt" 2>&1
-    tail -3 "$out/$name.txt"
+  rm -f "$out/wgmma-sass.txt"
+  for dtype in ${HALF_DTYPES:-bf16 fp16}; do
+    for set in ${BF16_SETS:-square nets-quick}; do
+      name="gemm-cuda-$dtype-$(basename "$set" .csv)"
+      if [ -f "$set" ]; then what="--shapes $set"; else what="--set $set"; fi
+      ./build/portkern bench gemm --dtype $dtype --device cuda:0 $what --json "$out/$name.json" > "$out/$name.txt" 2>&1
+      tail -3 "$out/$name.txt"
+    done
   done
 fi
 if want model; then

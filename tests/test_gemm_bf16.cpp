@@ -7,13 +7,13 @@
 #include <cstring>
 
 #include "gemm/bf16/bf16_gemm.hpp"
-#include "gemm_bf16_reference.hpp"
+#include "gemm_half_reference.hpp"
 
 namespace portkern::testing {
 namespace {
 
-using Case = Bf16Case;
-using Operands = Bf16Operands;
+using Case = HalfCase;
+using Operands = HalfOperands<bfloat16>;
 
 // 1 x 1; GEMV-like shapes and few rows (the direct product: m <= 8, 1-3 rows past a group of 4, columns past
 // a group of 4, a partial last chunk); primes across the 32 x 32 blocks and 32-deep chunks; k = 1100 (three k
@@ -32,11 +32,11 @@ TEST(GemmBf16, EveryKernelOfThisCpuMatchesFloat64) {
               SCOPED_TRACE(std::string(kernels.name) + " m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) +
                            " k=" + std::to_string(s.k) + " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) +
                            " beta=" + std::to_string(beta) + " threads=" + std::to_string(threads));
-              Operands o = make_bf16_operands(s, ta, tb, beta != 0.f);
+              Operands o = make_half_operands<bfloat16>(s, ta, tb, beta != 0.f);
               const gemm_impl::GemmArgs<float, bfloat16> p{s.m, s.n, s.k, alpha, o.a.data(), o.lda, 0, o.b.data(),
                                                             o.ldb, 0, beta, o.c.data(), o.ldc, 0, 1};
               gemm_impl::bf16::run(kernels, ta, tb, p, threads);
-              expect_bf16_product(s, ta, tb, alpha, beta, o);
+              expect_half_product(s, ta, tb, alpha, beta, o);
             }
 }
 
@@ -49,7 +49,7 @@ TEST(GemmBf16, BatchesMatchFloat64) {
         SCOPED_TRACE(std::string(kernels.name) + " batch=" + std::to_string(batch) + " ta=" + std::to_string(ta));
         const Case s{45, 70, 77};
         std::vector<Operands> items;
-        for (std::int64_t i = 0; i < batch; ++i) items.push_back(make_bf16_operands(s, ta, true, true));
+        for (std::int64_t i = 0; i < batch; ++i) items.push_back(make_half_operands<bfloat16>(s, ta, true, true));
         const Operands& first = items[0];
         const std::int64_t stride_a = std::int64_t(first.a.size()) + 3, stride_b = std::int64_t(first.b.size()) + 5,
                            stride_c = std::int64_t(first.c.size()) + 7;
@@ -65,7 +65,7 @@ TEST(GemmBf16, BatchesMatchFloat64) {
         gemm_impl::bf16::run(kernels, ta, true, p, 2);
         for (std::int64_t i = 0; i < batch; ++i) {
           std::copy(c.begin() + i * stride_c, c.begin() + i * stride_c + std::int64_t(first.c.size()), items[i].c.begin());
-          expect_bf16_product(s, ta, true, 0.5f, 2.f, items[i]);
+          expect_half_product(s, ta, true, 0.5f, 2.f, items[i]);
           for (std::int64_t gap = std::int64_t(first.c.size()); gap < stride_c; ++gap)
             ASSERT_EQ(c[std::size_t(i * stride_c + gap)], -7.f) << "between items, at " << gap;
         }
@@ -78,10 +78,10 @@ TEST(GemmBf16, FastestKernelIsThePublicOnes) {
   for (bool ta : {false, true})
     for (bool tb : {false, true}) {
       const Case s{75, 69, 130};
-      Operands o = make_bf16_operands(s, ta, tb, true);
+      Operands o = make_half_operands<bfloat16>(s, ta, tb, true);
       gemm(q, ta ? Op::trans : Op::none, tb ? Op::trans : Op::none, s.m, s.n, s.k, 1.5f, o.a.data(), o.lda,
            o.b.data(), o.ldb, -1.f, o.c.data(), o.ldc);
-      expect_bf16_product(s, ta, tb, 1.5f, -1.f, o);
+      expect_half_product(s, ta, tb, 1.5f, -1.f, o);
     }
 }
 
@@ -105,12 +105,13 @@ TEST(GemmBf16, RowMajorIsTheTransposedProduct) {
 
 TEST(GemmBf16, QuickReturnsAndScaling) {
   Queue q(Device::cpu(), 2);
+  const bfloat16* none = nullptr;
   const auto a = random_vector<bfloat16>(64, 41), b = random_vector<bfloat16>(64, 42);
   std::vector<float> c(16, 2.f);
   gemm(q, Op::none, Op::none, 0, 4, 4, 1.f, a.data(), 4, b.data(), 4, 0.f, c.data(), 4);   // m == 0: untouched
   gemm(q, Op::none, Op::none, 4, 0, 4, 1.f, a.data(), 4, b.data(), 4, 0.f, c.data(), 4);
   for (float x : c) ASSERT_EQ(x, 2.f);
-  gemm(q, Op::none, Op::none, 4, 4, 0, 1.f, nullptr, 4, nullptr, 4, 0.5f, c.data(), 4);   // k == 0: beta * C
+  gemm(q, Op::none, Op::none, 4, 4, 0, 1.f, none, 4, none, 4, 0.5f, c.data(), 4);   // k == 0: beta * C
   for (float x : c) ASSERT_EQ(x, 1.f);
   gemm(q, Op::none, Op::none, 4, 4, 4, 0.f, a.data(), 4, b.data(), 4, 3.f, c.data(), 4);   // alpha == 0
   for (float x : c) ASSERT_EQ(x, 3.f);
@@ -121,13 +122,14 @@ TEST(GemmBf16, QuickReturnsAndScaling) {
 
 TEST(GemmBf16, BadArgumentsNameThemselves) {
   Queue q(Device::cpu(), 1);
+  const bfloat16* none = nullptr;
   const auto a = random_vector<bfloat16>(64, 51), b = random_vector<bfloat16>(64, 52);
   std::vector<float> c(64);
   EXPECT_PORTKERN_ERROR(gemm(q, Op::none, Op::none, 8, 4, 4, 1.f, a.data(), 7, b.data(), 4, 0.f, c.data(), 8), "lda = 7");
   EXPECT_PORTKERN_ERROR(gemm(q, Op::none, Op::trans, 8, 4, 4, 1.f, a.data(), 8, b.data(), 3, 0.f, c.data(), 8), "ldb = 3");
   EXPECT_PORTKERN_ERROR(gemm(q, Op::none, Op::none, 8, 4, 4, 1.f, a.data(), 8, b.data(), 4, 0.f, c.data(), 5), "ldc = 5");
   EXPECT_PORTKERN_ERROR(gemm(q, Op::none, Op::none, -1, 4, 4, 1.f, a.data(), 8, b.data(), 4, 0.f, c.data(), 8), "m = -1");
-  EXPECT_PORTKERN_ERROR(gemm(q, Op::none, Op::none, 8, 4, 4, 1.f, nullptr, 8, b.data(), 4, 0.f, c.data(), 8), "portkern::gemm (bfloat16)");
+  EXPECT_PORTKERN_ERROR(gemm(q, Op::none, Op::none, 8, 4, 4, 1.f, none, 8, b.data(), 4, 0.f, c.data(), 8), "portkern::gemm (bfloat16)");
 }
 
 TEST(Bfloat16, RoundsToNearestEven) {

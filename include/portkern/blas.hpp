@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "portkern/bfloat16.hpp"
+#include "portkern/float16.hpp"
 #include "portkern/deploy/selector.hpp"
 #include "portkern/precision.hpp"
 #include "portkern/runtime/queue.hpp"
@@ -68,6 +69,20 @@ void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, 
                           std::int64_t ldb, std::int64_t stride_b, float beta, float* c, std::int64_t ldc,
                           std::int64_t stride_c, std::int64_t batch);
 std::string gemm_bf16_kernel();   // the kernels those use on this CPU: "amx", "avx512" or "generic"
+
+// FP16 inputs: A and B IEEE half (portkern/float16.hpp), alpha, beta and C float, products and sums in fp32
+// (cuBLAS's cublasGemmEx with 16F inputs and 32F compute). The same semantics and checks. On a GPU the wgmma
+// family as for bfloat16; on the CPU A and B are widened to fp32 (exactly) and multiplied by the fp32 GEMM.
+void gemm(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+          const float16* a, std::int64_t lda, const float16* b, std::int64_t ldb, float beta, float* c,
+          std::int64_t ldc);
+void gemm(Queue& queue, Layout layout, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+          float alpha, const float16* a, std::int64_t lda, const float16* b, std::int64_t ldb, float beta, float* c,
+          std::int64_t ldc);
+void gemm_strided_batched(Queue& queue, Op trans_a, Op trans_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                          float alpha, const float16* a, std::int64_t lda, std::int64_t stride_a, const float16* b,
+                          std::int64_t ldb, std::int64_t stride_b, float beta, float* c, std::int64_t ldc,
+                          std::int64_t stride_c, std::int64_t batch);
 
 // What the deployment picks for a float problem on a device at a precision, without running anything;
 // `family` non-empty asks for the pick within that family. `path` is the route through the decision trees.

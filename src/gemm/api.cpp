@@ -10,6 +10,7 @@
 #include "gemm/registry.hpp"
 #include "gemm/scale.hpp"
 #include "portkern/bfloat16.hpp"
+#include "portkern/float16.hpp"
 #include "portkern/blas.hpp"
 #include "portkern/checked.hpp"
 #include "portkern/error.hpp"
@@ -52,6 +53,7 @@ void check_gemm_arguments(const Queue& queue, bool ta, bool tb, const GemmArgs<T
 template void check_gemm_arguments(const Queue&, bool, bool, const GemmArgs<float>&, const char*);
 template void check_gemm_arguments(const Queue&, bool, bool, const GemmArgs<double>&, const char*);
 template void check_gemm_arguments(const Queue&, bool, bool, const GemmArgs<float, bfloat16>&, const char*);
+template void check_gemm_arguments(const Queue&, bool, bool, const GemmArgs<float, float16>&, const char*);
 
 }  // namespace gemm_impl
 

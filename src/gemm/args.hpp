@@ -44,7 +44,8 @@ struct GemmEpilogue {
 
 // C = alpha * op(A) * op(B) + beta * C for `batch` problems at the given strides (column-major), at the
 // caller's precision (portkern/precision.hpp; a family whose configuration fixes its arithmetic ignores it).
-// A and B hold `In` values: T's own, or bfloat16 for the BF16 GEMM (T = float: fp32 products, sums and C).
+// A and B hold `In` values: T's own, or bfloat16 / float16 for the GEMMs on 16-bit inputs (T = float: fp32
+// products, sums and C).
 template <class T, class In = T>
 struct GemmArgs {
   std::int64_t m, n, k;

@@ -175,6 +175,7 @@ void print_gemm(const nlohmann::json& result) {
   std::cout << "precision " << precision << "; geomean ratio to the best vendor at "
             << (precision == "tf32"   ? "TF32 (fp32 where it has none)"
                 : precision == "bf16" ? "bf16 (bfloat16 inputs, fp32 sums)"
+                : precision == "fp16" ? "fp16 (IEEE half inputs, fp32 sums)"
                                       : "fp32 (TF32 off)")
             << ": "
             << fixed(geomean_ratio(rows), 3) << " over "

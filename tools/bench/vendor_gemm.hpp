@@ -31,13 +31,15 @@ struct VendorGemm {
 std::vector<VendorGemm> cpu_vendor_gemms(int threads);
 std::vector<VendorGemm> cuda_vendor_gemms(const Device& device);
 
-// A vendor's BF16 GEMM (bfloat16 A and B, fp32 compute and C) on a GPU: cuBLAS at its best; `run` empty in a
-// build without CUDA. (oneDNN's, on the CPU, is called in gemm_bf16_bench.cpp.)
-struct VendorBf16Gemm {
+// A vendor's GEMM on 16-bit inputs (In = bfloat16 or float16 A and B, fp32 compute and C) on a GPU: cuBLAS at
+// its best; `run` empty in a build without CUDA. (oneDNN's, on the CPU, is called in gemm_half_bench.cpp.)
+template <class In>
+struct VendorHalfGemm {
   std::string name, kernel;
-  std::function<void(Queue&, const GemmOperands<float, bfloat16>&)> run;
+  std::function<void(Queue&, const GemmOperands<float, In>&)> run;
 };
-VendorBf16Gemm cuda_vendor_bf16_gemm(const Device& device);
+template <class In>
+VendorHalfGemm<In> cuda_vendor_half_gemm(const Device& device);
 
 inline std::vector<VendorGemm> vendor_gemms(const Device& device, int threads) {
   return device.is_cpu() ? cpu_vendor_gemms(threads) : cuda_vendor_gemms(device);

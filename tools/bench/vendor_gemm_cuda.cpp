@@ -1,6 +1,6 @@
 // cuBLAS on a GPU at its best, twice: in fp32 arithmetic (TF32 off: the ratio's reference) and with TF32
 // tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32: what PyTorch users get with allow_tf32), shown beside it with
-// its error; and its BF16 GEMM (bfloat16 A and B, CUBLAS_COMPUTE_32F, fp32 C). For each shape and compute type the first call searches: the classic strided-batched call and
+// its error; and its GEMMs on 16-bit inputs (bfloat16 or half A and B, CUBLAS_COMPUTE_32F, fp32 C). For each shape and compute type the first call searches: the classic strided-batched call and
 // up to 16 algorithms of cuBLASLt's heuristics, all with a 32 MiB workspace (PyTorch's on Hopper), each
 // timed; later calls run the fastest. fp64 runs cublasDgemmStridedBatched.
 #include "bench/vendor_gemm.hpp"
@@ -79,11 +79,11 @@ class Cublas {
     return "cuBLAS " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
   }
 
-  // float or bfloat16 inputs, fp32 C.
+  // float, bfloat16 or half inputs, fp32 C.
   template <class In>
   void sgemm(Queue& q, const GemmOperands<float, In>& g, cublasComputeType_t compute) {
     check(cublasSetStream(handle_, stream(q)), "cublasSetStream");
-    const auto key = std::make_tuple(g.m, g.n, g.k, g.batch, g.ta, g.tb, int(compute) * 2 + int(bf16<In>));
+    const auto key = std::make_tuple(g.m, g.n, g.k, g.batch, g.ta, g.tb, int(compute) * 256 + int(input_type<In>));
     auto found = plans_.find(key);
     if (found == plans_.end()) found = plans_.emplace(key, search(q, g, compute)).first;
     run(q, g, compute, *found->second);
@@ -101,9 +101,9 @@ class Cublas {
   static cudaStream_t stream(Queue& q) { return static_cast<cudaStream_t>(q.native_stream()); }
   static cublasOperation_t op(bool trans) { return trans ? CUBLAS_OP_T : CUBLAS_OP_N; }
   template <class In>
-  static constexpr bool bf16 = std::is_same_v<In, bfloat16>;
-  template <class In>
-  static constexpr cudaDataType_t input_type = bf16<In> ? CUDA_R_16BF : CUDA_R_32F;
+  static constexpr cudaDataType_t input_type = std::is_same_v<In, bfloat16> ? CUDA_R_16BF
+                                               : std::is_same_v<In, float16> ? CUDA_R_16F
+                                                                               : CUDA_R_32F;
 
   template <class In>
   void run(Queue& q, const GemmOperands<float, In>& g, cublasComputeType_t compute, const LtPlan& plan) {
@@ -113,7 +113,7 @@ class Cublas {
             "cublasLtMatmul");
       return;
     }
-    if constexpr (!bf16<In>) {
+    if constexpr (std::is_same_v<In, float>) {
       if (compute == CUBLAS_COMPUTE_32F) {
         check(cublasSgemmStridedBatched(handle_, op(g.ta), op(g.tb), int(g.m), int(g.n), int(g.k), &g.alpha, g.a,
                                         int(g.lda), g.stride_a, g.b, int(g.ldb), g.stride_b, &g.beta, g.c, int(g.ldc),
@@ -186,15 +186,22 @@ std::vector<VendorGemm> cuda_vendor_gemms(const Device& device) {
            nullptr, nullptr}};
 }
 
-VendorBf16Gemm cuda_vendor_bf16_gemm(const Device& device) {
+template <class In>
+VendorHalfGemm<In> cuda_vendor_half_gemm(const Device& device) {
   auto cublas = std::make_shared<Cublas>(device);
-  return {"cublas", cublas->version() + " CUDA_R_16BF inputs, CUBLAS_COMPUTE_32F, fp32 C (fastest per shape of the "
+  const std::string type = std::is_same_v<In, bfloat16> ? "CUDA_R_16BF" : "CUDA_R_16F";
+  return {"cublas", cublas->version() + " " + type + " inputs, CUBLAS_COMPUTE_32F, fp32 C (fastest per shape of the "
                                         "classic call and 16 cuBLASLt heuristic algorithms, 32 MiB workspace)",
-          [cublas](Queue& q, const GemmOperands<float, bfloat16>& g) { cublas->sgemm(q, g, CUBLAS_COMPUTE_32F); }};
+          [cublas](Queue& q, const GemmOperands<float, In>& g) { cublas->sgemm(q, g, CUBLAS_COMPUTE_32F); }};
 }
 #else
 std::vector<VendorGemm> cuda_vendor_gemms(const Device&) { return {}; }
-VendorBf16Gemm cuda_vendor_bf16_gemm(const Device&) { return {}; }
+template <class In>
+VendorHalfGemm<In> cuda_vendor_half_gemm(const Device&) {
+  return {};
+}
 #endif
+template VendorHalfGemm<bfloat16> cuda_vendor_half_gemm<bfloat16>(const Device&);
+template VendorHalfGemm<float16> cuda_vendor_half_gemm<float16>(const Device&);
 
 }  // namespace portkern::bench

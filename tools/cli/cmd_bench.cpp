@@ -3,7 +3,7 @@
 
 #include "bench/device_info.hpp"
 #include "bench/gemm_bench.hpp"
-#include "bench/gemm_bf16_bench.hpp"
+#include "bench/gemm_half_bench.hpp"
 #include "bench/ladder_bench.hpp"
 #include "bench/shapes.hpp"
 #include "bench/transpose_bench.hpp"
@@ -48,8 +48,9 @@ void add_bench(CLI::App& app) {
   gemm->add_flag("--double", use_double, "Double precision instead of single");
   static std::string gemm_dtype = "fp32";
   gemm->add_option("--dtype", gemm_dtype,
-                   "fp32, or bf16: bfloat16 A and B with fp32 sums and C, beside oneDNN's bf16 matmul (CPU) or cuBLAS's (GPU)")
-      ->check(CLI::IsMember({"fp32", "bf16"}))
+                   "fp32; bf16 or fp16: bfloat16 or IEEE half A and B with fp32 sums and C, beside oneDNN's matmul of "
+                   "that type (CPU) or cuBLAS's (GPU)")
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16"}))
       ->capture_default_str()
       ->excludes(gemm->get_option("--double"));
   static std::string gemm_precision = "accurate";
@@ -79,7 +80,7 @@ void add_bench(CLI::App& app) {
     options.precision = *parse_precision(gemm_precision);
     options.quick = !gemm_full;
     options.packed = gemm_packed;
-    const auto result = gemm_dtype == "bf16" ? bench::bench_gemm_bf16(d, options) : bench::bench_gemm(d, options);
+    const auto result = gemm_dtype == "fp32" ? bench::bench_gemm(d, options) : bench::bench_gemm_half(d, options, gemm_dtype);
     bench::print_gemm(result);
     if (!gemm_json.empty()) write_json(gemm_json, result);
   });

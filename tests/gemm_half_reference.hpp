@@ -1,23 +1,27 @@
-// The BF16 GEMM's test bed (CPU and GPU tests): column-major operands of one problem with padded leading
-// dimensions and C's padding and unread values poisoned, and the check of C against float64 on the rounded
-// inputs with fp32 summation's bound over k terms.
+// The test bed of the GEMMs on 16-bit inputs (bfloat16, float16; CPU and GPU tests): column-major operands of
+// one problem with padded leading dimensions and C's padding and unread values poisoned, and the check of C
+// against float64 on the rounded inputs with fp32 summation's bound over k terms (products of two 16-bit values
+// are exact in fp32).
 #pragma once
 
 #include <cmath>
 #include <limits>
 #include <vector>
 
+#include "portkern/bfloat16.hpp"
+#include "portkern/float16.hpp"
 #include "testing.hpp"
 
 namespace portkern::testing {
 
-struct Bf16Case {
+struct HalfCase {
   std::int64_t m, n, k;
 };
 
-struct Bf16Operands {
+template <class In>
+struct HalfOperands {
   std::int64_t lda, ldb, ldc;
-  std::vector<bfloat16> a, b;
+  std::vector<In> a, b;
   std::vector<float> c, c0;
 };
 
@@ -25,12 +29,13 @@ struct Bf16Operands {
 // (what the GPU's copy engine needs) or made odd (what it cannot take).
 enum class Lds { any, multiple_of_8, odd };
 
-inline Bf16Operands make_bf16_operands(const Bf16Case& s, bool ta, bool tb, bool read_c, Lds lds = Lds::any) {
+template <class In>
+HalfOperands<In> make_half_operands(const HalfCase& s, bool ta, bool tb, bool read_c, Lds lds = Lds::any) {
   auto round_up = [&](std::int64_t x) { return lds == Lds::multiple_of_8 ? (x + 7) / 8 * 8 : lds == Lds::odd ? x | 1 : x; };
-  Bf16Operands o;
+  HalfOperands<In> o;
   o.lda = round_up((ta ? s.k : s.m) + 2), o.ldb = round_up((tb ? s.n : s.k) + 1), o.ldc = s.m + 3;
-  o.a = random_vector<bfloat16>(std::size_t(o.lda * std::max<std::int64_t>(1, ta ? s.m : s.k)), 21);
-  o.b = random_vector<bfloat16>(std::size_t(o.ldb * std::max<std::int64_t>(1, tb ? s.k : s.n)), 22);
+  o.a = random_vector<In>(std::size_t(o.lda * std::max<std::int64_t>(1, ta ? s.m : s.k)), 21);
+  o.b = random_vector<In>(std::size_t(o.ldb * std::max<std::int64_t>(1, tb ? s.k : s.n)), 22);
   o.c = random_vector<float>(std::size_t(o.ldc * s.n), 23);
   o.c0 = o.c;
   poison_unread(o.c, s.m, s.n, o.ldc, read_c);
@@ -38,7 +43,8 @@ inline Bf16Operands make_bf16_operands(const Bf16Case& s, bool ta, bool tb, bool
 }
 
 // C against alpha * op(A) op(B) + beta * C0 in float64, C's padding rows still poisoned.
-inline void expect_bf16_product(const Bf16Case& s, bool ta, bool tb, float alpha, float beta, const Bf16Operands& o) {
+template <class In>
+void expect_half_product(const HalfCase& s, bool ta, bool tb, float alpha, float beta, const HalfOperands<In>& o) {
   auto a_at = [&](std::int64_t i, std::int64_t p) {
     return double(float(ta ? o.a[std::size_t(p + i * o.lda)] : o.a[std::size_t(i + p * o.lda)]));
   };

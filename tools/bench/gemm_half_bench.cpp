@@ -1,4 +1,4 @@
-#include "bench/gemm_bf16_bench.hpp"
+#include "bench/gemm_half_bench.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,6 +6,7 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <type_traits>
 
 #include "bench/contest.hpp"
 #include "bench/device_info.hpp"
@@ -32,22 +33,23 @@ namespace {
 
 using i64 = std::int64_t;
 
-// One problem's column-major operands (batch items back to back), random in [-1, 1], rounded to bfloat16.
-struct Bf16Operands {
+// One problem's column-major operands (batch items back to back), random in [-1, 1], rounded to In.
+template <class In>
+struct HalfOperands {
   GemmShape s;
   i64 lda, ldb, ldc;
-  std::vector<bfloat16> a, b;
+  std::vector<In> a, b;
   std::vector<float> c;
 
-  explicit Bf16Operands(const GemmShape& shape)
+  explicit HalfOperands(const GemmShape& shape)
       : s(shape), lda(s.trans_a ? s.k : s.m), ldb(s.trans_b ? s.n : s.k), ldc(s.m) {
     std::mt19937 rng(unsigned(std::uint64_t(s.m) * 31 + std::uint64_t(s.n) * 17 + std::uint64_t(s.k)));
     std::uniform_real_distribution<float> uniform(-1, 1);
     a.resize(std::size_t(s.m * s.k * s.batch));
     b.resize(std::size_t(s.k * s.n * s.batch));
     c.resize(std::size_t(s.m * s.n * s.batch));
-    for (auto& x : a) x = bfloat16(uniform(rng));
-    for (auto& x : b) x = bfloat16(uniform(rng));
+    for (auto& x : a) x = In(uniform(rng));
+    for (auto& x : b) x = In(uniform(rng));
   }
 
   // The largest |C - ref| / sum |a b| over 64 sampled outputs, against float64 (NaN when C holds one).
@@ -70,24 +72,25 @@ struct Bf16Operands {
 };
 
 // The operands where the queue's device reads them: the host vectors themselves on the CPU, copies on a GPU.
+template <class In>
 struct Placed {
-  Buffer<bfloat16> a_copy, b_copy;
+  Buffer<In> a_copy, b_copy;
   Buffer<float> c_copy;
-  GemmOperands<float, bfloat16> g{};
+  GemmOperands<float, In> g{};
 
-  Placed(Queue& q, Bf16Operands& o) {
+  Placed(Queue& q, HalfOperands<In>& o) {
     const GemmShape& s = o.s;
-    const bfloat16 *a = o.a.data(), *b = o.b.data();
+    const In *a = o.a.data(), *b = o.b.data();
     float* c = o.c.data();
     if (!q.device().is_cpu()) {
-      a_copy = Buffer<bfloat16>(q.device(), std::int64_t(o.a.size()), "bf16 bench A");
-      b_copy = Buffer<bfloat16>(q.device(), std::int64_t(o.b.size()), "bf16 bench B");
-      c_copy = Buffer<float>(q.device(), std::int64_t(o.c.size()), "bf16 bench C");
-      a_copy.upload(q, std::span<const bfloat16>(o.a));
-      b_copy.upload(q, std::span<const bfloat16>(o.b));
+      a_copy = Buffer<In>(q.device(), std::int64_t(o.a.size()), "bench A");
+      b_copy = Buffer<In>(q.device(), std::int64_t(o.b.size()), "bench B");
+      c_copy = Buffer<float>(q.device(), std::int64_t(o.c.size()), "bench C");
+      a_copy.upload(q, std::span<const In>(o.a));
+      b_copy.upload(q, std::span<const In>(o.b));
       a = a_copy.data(), b = b_copy.data(), c = c_copy.data();
     }
-    static_cast<gemm_impl::GemmArgs<float, bfloat16>&>(g) = {s.m, s.n, s.k, 1.f, a, o.lda, s.m * s.k, b, o.ldb,
+    static_cast<gemm_impl::GemmArgs<float, In>&>(g) = {s.m, s.n, s.k, 1.f, a, o.lda, s.m * s.k, b, o.ldb,
                                                               s.k * s.n, 0.f, c, o.ldc, s.m * s.n, s.batch};
     g.ta = s.trans_a, g.tb = s.trans_b;
   }
@@ -98,7 +101,7 @@ struct Placed {
   }
 
   // C poisoned with NaN (what is left unwritten shows), one call, C back on the host.
-  void poisoned_call(Queue& q, Bf16Operands& o, const std::function<void()>& call) {
+  void poisoned_call(Queue& q, HalfOperands<In>& o, const std::function<void()>& call) {
     std::fill(o.c.begin(), o.c.end(), std::numeric_limits<float>::quiet_NaN());
     if (c_copy.size() == 0) return call();
     c_copy.upload(q, std::span<const float>(o.c));
@@ -108,10 +111,12 @@ struct Placed {
 };
 
 // What portkern runs for these operands: the CPU's kernel set, or the GPU kernel.
-std::string kernel_name(const Queue& q, [[maybe_unused]] const GemmOperands<float, bfloat16>& g) {
-  if (q.device().is_cpu()) return gemm_bf16_kernel();
+template <class In>
+std::string kernel_name(const Queue& q, [[maybe_unused]] const GemmOperands<float, In>& g) {
+  if (q.device().is_cpu()) return std::is_same_v<In, bfloat16> ? gemm_bf16_kernel() : "fp32";
 #if PORTKERN_HAVE_CUDA
-  return gemm_impl::cuda_wgmma::kernel_for(gemm_impl::cuda_wgmma::Input::bf16,
+  using gemm_impl::cuda_wgmma::Input;
+  return gemm_impl::cuda_wgmma::kernel_for(std::is_same_v<In, bfloat16> ? Input::bf16 : Input::f16,
                                            {g.ta, g.tb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.stride_a, g.b, g.ldb,
                                             g.stride_b, g.beta, g.c, g.ldc, g.stride_c, g.batch});
 #else
@@ -122,21 +127,23 @@ std::string kernel_name(const Queue& q, [[maybe_unused]] const GemmOperands<floa
 #if PORTKERN_HAVE_DNNL
 // oneDNN is row-major: column-major C = op(A) op(B) is C^T (n x m) = op(B)^T (n x k) op(A)^T (k x m), each
 // described by its strides over the same memory. One primitive per shape, made before timing.
-struct OnednnBf16 {
+template <class In>
+struct OnednnHalf {
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
   dnnl::matmul::primitive_desc pd;
   dnnl::matmul matmul;
   dnnl::memory src, weights, dst;
 
-  explicit OnednnBf16(Bf16Operands& o) {
+  explicit OnednnHalf(HalfOperands<In>& o) {
     using dt = dnnl::memory::data_type;
     const GemmShape& s = o.s;
     auto desc = [&](i64 rows, i64 cols, i64 row_stride, i64 col_stride, dt type) {
       return dnnl::memory::desc({s.batch, rows, cols}, type, {rows * cols, row_stride, col_stride});
     };
-    const auto src_md = desc(s.n, s.k, s.trans_b ? 1 : o.ldb, s.trans_b ? o.ldb : 1, dt::bf16);   // op(B)^T
-    const auto wei_md = desc(s.k, s.m, s.trans_a ? 1 : o.lda, s.trans_a ? o.lda : 1, dt::bf16);   // op(A)^T
+    const dt input = std::is_same_v<In, bfloat16> ? dt::bf16 : dt::f16;
+    const auto src_md = desc(s.n, s.k, s.trans_b ? 1 : o.ldb, s.trans_b ? o.ldb : 1, input);   // op(B)^T
+    const auto wei_md = desc(s.k, s.m, s.trans_a ? 1 : o.lda, s.trans_a ? o.lda : 1, input);   // op(A)^T
     const auto dst_md = desc(s.n, s.m, o.ldc, 1, dt::f32);
     pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(src_md, wei_md, dst_md), engine);
     matmul = dnnl::matmul(pd);
@@ -157,9 +164,15 @@ struct OnednnBf16 {
 };
 #endif
 
-nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions& options, const VendorBf16Gemm& gpu_vendor) {
-  Bf16Operands o(s);
-  Placed placed(q, o);
+// "bf16" or "fp16": the rows' precision and the family's name.
+template <class In>
+constexpr const char* dtype = std::is_same_v<In, bfloat16> ? "bf16" : "fp16";
+
+template <class In>
+nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions& options,
+                           const VendorHalfGemm<In>& gpu_vendor) {
+  HalfOperands<In> o(s);
+  Placed<In> placed(q, o);
   const double flops = 2.0 * s.m * s.n * s.k * s.batch;
   auto gflops_of = [&](double ms) { return flops / (ms * 1e-3) / 1e9; };
   auto error_of = [&](const std::function<void()>& call) {
@@ -171,15 +184,20 @@ nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions&
   std::vector<VendorFigure> figures;
   if (gpu_vendor.run) {
     const std::function<void()> theirs = [&] { gpu_vendor.run(q, placed.g); };
-    figures.push_back({gpu_vendor.name, "bf16", gpu_vendor.kernel, 0, 0, error_of(theirs)});
+    figures.push_back({gpu_vendor.name, dtype<In>, gpu_vendor.kernel, 0, 0, error_of(theirs)});
     contenders.push_back({theirs, nullptr});
   }
 #if PORTKERN_HAVE_DNNL
-  std::unique_ptr<OnednnBf16> onednn;
+  std::unique_ptr<OnednnHalf<In>> onednn;
   if (q.device().is_cpu()) {
-    onednn = std::make_unique<OnednnBf16>(o);
+    try {
+      onednn = std::make_unique<OnednnHalf<In>>(o);
+    } catch (const dnnl::error&) {   // this oneDNN has no matmul for the type on this CPU: no vendor row
+    }
+  }
+  if (onednn) {
     const std::function<void()> theirs = [&, threads = q.cpu_threads()] { onednn->run(threads); };
-    figures.push_back({"onednn", "bf16", onednn->impl(), 0, 0, error_of(theirs)});
+    figures.push_back({"onednn", dtype<In>, onednn->impl(), 0, 0, error_of(theirs)});
     contenders.push_back({theirs, nullptr});
   }
 #endif
@@ -190,24 +208,23 @@ nlohmann::json bench_shape(Queue& q, const GemmShape& s, const GemmBenchOptions&
     figures[i].spread = result.spread[1 + i];
   }
   nlohmann::json row = {{"op", "gemm"}, {"m", s.m}, {"n", s.n}, {"k", s.k}, {"batch", s.batch},
-                        {"trans_a", s.trans_a}, {"trans_b", s.trans_b}, {"precision", "bf16"},
-                        {"family", "bf16"}, {"config", "bf16/" + kernel_name(q, placed.g)},
+                        {"trans_a", s.trans_a}, {"trans_b", s.trans_b}, {"precision", dtype<In>},
+                        {"family", dtype<In>}, {"config", std::string(dtype<In>) + "/" + kernel_name(q, placed.g)},
                         {"gflops", gflops_of(result.median_ms[0])}, {"spread", result.spread[0]},
                         {"rounds", result.rounds}, {"max_rel_error", error}};
-  add_vendor_figures(row, figures, "bf16");
+  add_vendor_figures(row, figures, dtype<In>);
   return row;
 }
 
-}  // namespace
-
-nlohmann::json bench_gemm_bf16(const Device& device, const GemmBenchOptions& options) {
+template <class In>
+nlohmann::json bench_all(const Device& device, const GemmBenchOptions& options) {
   const nlohmann::json load_before = host_load();
   Queue q(device, options.threads);
-  const VendorBf16Gemm gpu_vendor = device.is_cpu() ? VendorBf16Gemm{} : cuda_vendor_bf16_gemm(device);
+  const VendorHalfGemm<In> gpu_vendor = device.is_cpu() ? VendorHalfGemm<In>{} : cuda_vendor_half_gemm<In>(device);
   nlohmann::json rows = nlohmann::json::array();
   Progress progress(options.shapes.size());
   for (const auto& s : options.shapes) {
-    rows.push_back(bench_shape(q, s, options, gpu_vendor));
+    rows.push_back(bench_shape<In>(q, s, options, gpu_vendor));
     progress.step("m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) +
                   " batch=" + std::to_string(s.batch));
   }
@@ -216,8 +233,16 @@ nlohmann::json bench_gemm_bf16(const Device& device, const GemmBenchOptions& opt
   nlohmann::json listed = nlohmann::json::array();
   if (!rows.empty())
     for (const auto& [name, ref] : rows[0]["refs"].items())
-      listed.push_back({{"name", name}, {"precision", "bf16"}, {"kernel", ref["impl"]}});
+      listed.push_back({{"name", name}, {"precision", dtype<In>}, {"kernel", ref["impl"]}});
   return {{"device", dev}, {"vendors", listed}, {"load", {{"before", load_before}, {"after", host_load()}}}, {"rows", rows}};
+}
+
+}  // namespace
+
+nlohmann::json bench_gemm_half(const Device& device, const GemmBenchOptions& options, const std::string& type) {
+  if (type == "bf16") return bench_all<bfloat16>(device, options);
+  if (type == "fp16") return bench_all<float16>(device, options);
+  fail("portkern bench gemm", "--dtype '" + type + "' is not a 16-bit input type (bf16, fp16)");
 }
 
 }  // namespace portkern::bench

@@ -1,15 +1,17 @@
-// The BF16 GEMM on a GPU (bfloat16 A and B, fp32 sums and C; src/gemm/cuda_wgmma/wgmma_gemm.hpp) against float64
+// The GEMM on 16-bit inputs on a GPU (bfloat16 and, through every kernel, IEEE half A and B; fp32 sums and C;
+// src/gemm/cuda_wgmma/wgmma_gemm.hpp) against float64
 // on the rounded inputs: each wgmma tile width with and without split k, operands copied for the copy engine,
 // the small-k kernel, the matrix-vector product, the SIMT fallback, each of the four transposes, sizes of 1,
 // primes across the 128-row tiles and 64-deep k-tiles, alpha and beta (beta == 0 with NaN in C), C's padding
 // poisoned and untouched, strided batches with C between the items untouched, and the quick returns.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <span>
 
-#include "gemm_bf16_reference.hpp"
+#include "gemm_half_reference.hpp"
 #include "portkern/runtime/buffer.hpp"
 
 #if PORTKERN_HAVE_CUDA
@@ -23,7 +25,7 @@ namespace {
 
 // The kernel the public call will run (asserted, so that a test meant for the wgmma pipeline cannot pass on
 // the fallback); empty in a build without CUDA.
-std::string kernel_for(bool ta, bool tb, const Bf16Case& s, const void* a, std::int64_t lda, const void* b,
+std::string kernel_for(bool ta, bool tb, const HalfCase& s, const void* a, std::int64_t lda, const void* b,
                        std::int64_t ldb, std::int64_t stride_a = 0, std::int64_t stride_b = 0, std::int64_t batch = 1) {
 #if PORTKERN_HAVE_CUDA
   gemm_impl::cuda_wgmma::Problem p;
@@ -45,11 +47,12 @@ bool hopper() {
 }
 
 // One product through portkern::gemm on the GPU; returns the kernel that ran it.
-std::string run_on_gpu(Queue& q, const Bf16Case& s, bool ta, bool tb, float alpha, float beta, Bf16Operands& o) {
-  Buffer<bfloat16> a(q.device(), std::int64_t(o.a.size())), b(q.device(), std::int64_t(o.b.size()));
+template <class In>
+std::string run_on_gpu(Queue& q, const HalfCase& s, bool ta, bool tb, float alpha, float beta, HalfOperands<In>& o) {
+  Buffer<In> a(q.device(), std::int64_t(o.a.size())), b(q.device(), std::int64_t(o.b.size()));
   Buffer<float> c(q.device(), std::int64_t(o.c.size()));
-  a.upload(q, std::span<const bfloat16>(o.a));
-  b.upload(q, std::span<const bfloat16>(o.b));
+  a.upload(q, std::span<const In>(o.a));
+  b.upload(q, std::span<const In>(o.b));
   c.upload(q, std::span<const float>(o.c));
   const std::string kernel = kernel_for(ta, tb, s, a.data(), o.lda, b.data(), o.ldb);
   gemm(q, ta ? Op::trans : Op::none, tb ? Op::trans : Op::none, s.m, s.n, s.k, alpha, a.data(), o.lda, b.data(),
@@ -60,25 +63,25 @@ std::string run_on_gpu(Queue& q, const Bf16Case& s, bool ta, bool tb, float alph
 
 // 1 x 1; one row and one column; primes inside one tile and across 128-row tiles, 128- and 256-column tiles and
 // 64-deep k-tiles; a depth of 1000 (16 k-tiles: every stage reused).
-const Bf16Case cases[] = {{1, 1, 1},   {1, 37, 61},   {67, 1, 33},    {67, 45, 33},  {131, 7, 509},
+const HalfCase cases[] = {{1, 1, 1},   {1, 37, 61},   {67, 1, 33},    {67, 45, 33},  {131, 7, 509},
                           {257, 300, 64}, {200, 200, 600}, {129, 263, 1000}, {5, 513, 17}};
 
 // Every case at each transpose and alpha/beta; returns the kernels that ran, each checked by `expect`.
 std::vector<std::string> check_cases(Lds lds, const std::function<void(const std::string&)>& expect,
-                                     std::span<const Bf16Case> shapes = cases) {
+                                     std::span<const HalfCase> shapes = cases) {
   Queue q(Device::cuda(0));
   std::vector<std::string> kernels;
   for (bool ta : {false, true})
     for (bool tb : {false, true})
-      for (const Bf16Case& s : shapes)
+      for (const HalfCase& s : shapes)
         for (const auto& [alpha, beta] : {std::pair{1.f, 0.f}, std::pair{-0.75f, 0.5f}}) {
           SCOPED_TRACE("m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) +
                        " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) + " beta=" + std::to_string(beta));
-          Bf16Operands o = make_bf16_operands(s, ta, tb, beta != 0.f, lds);
+          HalfOperands<bfloat16> o = make_half_operands<bfloat16>(s, ta, tb, beta != 0.f, lds);
           kernels.push_back(run_on_gpu(q, s, ta, tb, alpha, beta, o));
           SCOPED_TRACE("kernel " + kernels.back());
           expect(kernels.back());
-          expect_bf16_product(s, ta, tb, alpha, beta, o);
+          expect_half_product(s, ta, tb, alpha, beta, o);
         }
   return kernels;
 }
@@ -120,13 +123,13 @@ TEST(GemmBf16Cuda, RepackedOperandsMatchFloat64) {
 // values (odd ldc), partial tiles of 128 rows and 32 columns; odd and aligned operand layouts.
 TEST(GemmBf16Cuda, SmallKMatchesFloat64) {
   PORTKERN_REQUIRE_GPU();
-  const Bf16Case small[] = {{1, 1, 1}, {5, 513, 17}, {125, 40, 3}, {300, 70, 32}, {1, 37, 27}, {129, 33, 16}};
+  const HalfCase small[] = {{1, 1, 1}, {5, 513, 17}, {125, 40, 3}, {300, 70, 32}, {1, 37, 27}, {129, 33, 16}};
   ::setenv("PORTKERN_WGMMA_KERNEL", "small_k", 1);   // the default choice only for k <= 16 or n <= 32
   for (Lds lds : {Lds::odd, Lds::multiple_of_8})
     check_cases(lds, [](const std::string& kernel) { EXPECT_EQ(kernel, "small_k"); }, small);
   ::unsetenv("PORTKERN_WGMMA_KERNEL");
   Queue q(Device::cuda(0));
-  Bf16Operands o = make_bf16_operands({125, 40, 3}, false, false, false);
+  HalfOperands<bfloat16> o = make_half_operands<bfloat16>({125, 40, 3}, false, false, false);
   EXPECT_EQ(run_on_gpu(q, {125, 40, 3}, false, false, 1.f, 0.f, o), "small_k");
 }
 
@@ -137,14 +140,40 @@ TEST(GemmBf16Cuda, GemvMatchesFloat64) {
   Queue q(Device::cuda(0));
   for (Lds lds : {Lds::odd, Lds::multiple_of_8})
     for (bool ta : {false, true})
-      for (const Bf16Case& s : {Bf16Case{1, 1, 1}, Bf16Case{1, 37, 61}, Bf16Case{1, 300, 5001}, Bf16Case{1, 9, 4096}})
+      for (const HalfCase& s : {HalfCase{1, 1, 1}, HalfCase{1, 37, 61}, HalfCase{1, 300, 5001}, HalfCase{1, 9, 4096}})
         for (const auto& [alpha, beta] : {std::pair{1.f, 0.f}, std::pair{-0.75f, 0.5f}}) {
           SCOPED_TRACE("n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) + " ta=" + std::to_string(ta) +
                        " beta=" + std::to_string(beta) + " odd lds=" + std::to_string(lds == Lds::odd));
-          Bf16Operands o = make_bf16_operands(s, ta, false, beta != 0.f, lds);
+          HalfOperands<bfloat16> o = make_half_operands<bfloat16>(s, ta, false, beta != 0.f, lds);
           EXPECT_EQ(run_on_gpu(q, s, ta, false, alpha, beta, o), "gemv");
-          expect_bf16_product(s, ta, false, alpha, beta, o);
+          expect_half_product(s, ta, false, alpha, beta, o);
         }
+}
+
+// IEEE half inputs through every kernel (forced), each transpose, aligned and odd leading dimensions.
+TEST(GemmFp16Cuda, EveryKernelMatchesFloat64) {
+  PORTKERN_REQUIRE_GPU();
+  Queue q(Device::cuda(0));
+  const HalfCase shapes[] = {{1, 37, 61}, {67, 45, 33}, {131, 263, 509}, {125, 40, 16}};
+  for (const char* kernel : {"64", "128", "256", "small_k", "gemv", "simt"}) {
+    if (!hopper() && std::isdigit(kernel[0])) continue;
+    ::setenv("PORTKERN_WGMMA_KERNEL", kernel, 1);
+    for (Lds lds : {Lds::odd, Lds::multiple_of_8})
+      for (bool ta : {false, true})
+        for (bool tb : {false, true})
+          for (const HalfCase& s : shapes) {
+            const bool applies = std::string(kernel) == "gemv" ? s.m == 1 && !tb
+                                 : std::string(kernel) == "small_k" ? s.k <= 32 : true;
+            if (!applies) continue;
+            SCOPED_TRACE(std::string(kernel) + " m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" +
+                         std::to_string(s.k) + " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb));
+            HalfOperands<float16> o = make_half_operands<float16>(s, ta, tb, true, lds);
+            const std::string ran = run_on_gpu(q, s, ta, tb, -0.75f, 0.5f, o);
+            EXPECT_EQ(ran.find(std::isdigit(kernel[0]) ? std::string("wgmma_128x") + kernel : std::string(kernel)), 0u) << ran;
+            expect_half_product(s, ta, tb, -0.75f, 0.5f, o);
+          }
+    ::unsetenv("PORTKERN_WGMMA_KERNEL");
+  }
 }
 
 TEST(GemmBf16Cuda, FallbackMatchesFloat64) {
@@ -159,19 +188,19 @@ TEST(GemmBf16Cuda, FallbackMatchesFloat64) {
 TEST(GemmBf16Cuda, BatchesMatchFloat64) {
   PORTKERN_REQUIRE_GPU();
   Queue q(Device::cuda(0));
-  const Bf16Case s{300, 290, 100};
+  const HalfCase s{300, 290, 100};
   for (bool shared_b : {false, true})
     for (bool ta : {false, true}) {
       SCOPED_TRACE("ta=" + std::to_string(ta) + " shared_b=" + std::to_string(shared_b));
       const std::int64_t batch = 30;
-      std::vector<Bf16Operands> items;
+      std::vector<HalfOperands<bfloat16>> items;
       for (std::int64_t i = 0; i < batch; ++i) {
-        items.push_back(make_bf16_operands(s, ta, false, true, Lds::multiple_of_8));
+        items.push_back(make_half_operands<bfloat16>(s, ta, false, true, Lds::multiple_of_8));
         for (auto& x : items.back().a) x = bfloat16(float(x) * (1 + 0.01f * float(i)));   // each item its own A
       }
       if (shared_b)
         for (auto& item : items) item.b = items[0].b;
-      const Bf16Operands& first = items[0];
+      const HalfOperands<bfloat16>& first = items[0];
       const std::int64_t stride_a = std::int64_t(first.a.size()) + 8, stride_b = shared_b ? 0 : std::int64_t(first.b.size()) + 16,
                          stride_c = std::int64_t(first.c.size()) + 7;
       std::vector<bfloat16> a(std::size_t(stride_a * batch)), b(std::size_t(std::max<std::int64_t>(stride_b * batch, first.b.size())));
@@ -194,7 +223,7 @@ TEST(GemmBf16Cuda, BatchesMatchFloat64) {
       c = dc.download(q);
       for (std::int64_t i = 0; i < batch; ++i) {
         std::copy(c.begin() + i * stride_c, c.begin() + i * stride_c + std::int64_t(first.c.size()), items[i].c.begin());
-        expect_bf16_product(s, ta, false, 0.5f, 2.f, items[i]);
+        expect_half_product(s, ta, false, 0.5f, 2.f, items[i]);
         for (std::int64_t gap = std::int64_t(first.c.size()); gap < stride_c; ++gap)
           ASSERT_EQ(c[std::size_t(i * stride_c + gap)], -7.f) << "between items, at " << gap;
       }
@@ -204,12 +233,13 @@ TEST(GemmBf16Cuda, BatchesMatchFloat64) {
 TEST(GemmBf16Cuda, QuickReturnsAndScaling) {
   PORTKERN_REQUIRE_GPU();
   Queue q(Device::cuda(0));
+  const bfloat16* none = nullptr;
   Buffer<bfloat16> a(q.device(), 64), b(q.device(), 64);
   Buffer<float> c(q.device(), 16);
   q.fill(c.data(), 2.f, 16);
   gemm(q, Op::none, Op::none, 0, 4, 4, 1.f, a.data(), 4, b.data(), 4, 0.f, c.data(), 4);   // m == 0: untouched
   for (float x : c.download(q)) ASSERT_EQ(x, 2.f);
-  gemm(q, Op::none, Op::none, 4, 4, 0, 1.f, nullptr, 4, nullptr, 4, 0.5f, c.data(), 4);   // k == 0: beta * C
+  gemm(q, Op::none, Op::none, 4, 4, 0, 1.f, none, 4, none, 4, 0.5f, c.data(), 4);   // k == 0: beta * C
   for (float x : c.download(q)) ASSERT_EQ(x, 1.f);
   q.fill(c.data(), std::nanf(""), 16);
   gemm(q, Op::none, Op::none, 4, 4, 4, 0.f, a.data(), 4, b.data(), 4, 0.f, c.data(), 4);   // alpha == 0, beta == 0
