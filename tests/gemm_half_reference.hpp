@@ -4,6 +4,7 @@
 // are exact in fp32).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -67,5 +68,42 @@ void expect_half_product(const HalfCase& s, bool ta, bool tb, float alpha, float
       ASSERT_LE(std::abs(double(got) - want), bound) << "at (" << i << ", " << j << ")";
     }
 }
+
+// `items` of one shape laid out one after another, each A, B and C `pad_*` values past the previous one's end
+// (shared_b: every item multiplies the first one's B, stride 0), C's gaps between items -7.
+template <class In>
+struct HalfBatch {
+  std::int64_t batch, stride_a, stride_b, stride_c;
+  std::vector<In> a, b;
+  std::vector<float> c;
+
+  HalfBatch(const std::vector<HalfOperands<In>>& items, std::int64_t pad_a, std::int64_t pad_b, std::int64_t pad_c,
+            bool shared_b = false)
+      : batch(std::int64_t(items.size())),
+        stride_a(std::int64_t(items[0].a.size()) + pad_a),
+        stride_b(shared_b ? 0 : std::int64_t(items[0].b.size()) + pad_b),
+        stride_c(std::int64_t(items[0].c.size()) + pad_c),
+        a(std::size_t(stride_a * batch)),
+        b(std::size_t(std::max<std::int64_t>(stride_b * batch, std::int64_t(items[0].b.size())))),
+        c(std::size_t(stride_c * batch), -7.f) {
+    for (std::int64_t i = 0; i < batch; ++i) {
+      std::copy(items[i].a.begin(), items[i].a.end(), a.begin() + i * stride_a);
+      if (!shared_b || i == 0) std::copy(items[i].b.begin(), items[i].b.end(), b.begin() + i * stride_b);
+      std::copy(items[i].c.begin(), items[i].c.end(), c.begin() + i * stride_c);
+    }
+  }
+
+  // Each item's part of `result` (C after the call) against its product; the gaps between items untouched.
+  void expect(std::vector<HalfOperands<In>>& items, const std::vector<float>& result, const HalfCase& s, bool ta,
+              bool tb, float alpha, float beta) const {
+    const std::int64_t size = std::int64_t(items[0].c.size());
+    for (std::int64_t i = 0; i < batch; ++i) {
+      std::copy(result.begin() + i * stride_c, result.begin() + i * stride_c + size, items[i].c.begin());
+      expect_half_product(s, ta, tb, alpha, beta, items[i]);
+      for (std::int64_t gap = size; gap < stride_c; ++gap)
+        ASSERT_EQ(result[std::size_t(i * stride_c + gap)], -7.f) << "between items, at " << gap;
+    }
+  }
+};
 
 }  // namespace portkern::testing

@@ -34,23 +34,11 @@ TEST(GemmFp16, BatchesMatchFloat64) {
   std::vector<HalfOperands<float16>> items;
   for (std::int64_t i = 0; i < batch; ++i) items.push_back(make_half_operands<float16>(s, true, false, true));
   const auto& first = items[0];
-  const std::int64_t stride_a = std::int64_t(first.a.size()) + 3, stride_b = std::int64_t(first.b.size()) + 5,
-                     stride_c = std::int64_t(first.c.size()) + 7;
-  std::vector<float16> a(std::size_t(stride_a * batch)), b(std::size_t(stride_b * batch));
-  std::vector<float> c(std::size_t(stride_c * batch), -7.f);
-  for (std::int64_t i = 0; i < batch; ++i) {
-    std::copy(items[i].a.begin(), items[i].a.end(), a.begin() + i * stride_a);
-    std::copy(items[i].b.begin(), items[i].b.end(), b.begin() + i * stride_b);
-    std::copy(items[i].c.begin(), items[i].c.end(), c.begin() + i * stride_c);
-  }
-  gemm_strided_batched(q, Op::trans, Op::none, s.m, s.n, s.k, 0.5f, a.data(), first.lda, stride_a, b.data(), first.ldb,
-                       stride_b, 2.f, c.data(), first.ldc, stride_c, batch);
-  for (std::int64_t i = 0; i < batch; ++i) {
-    std::copy(c.begin() + i * stride_c, c.begin() + i * stride_c + std::int64_t(first.c.size()), items[i].c.begin());
-    expect_half_product(s, true, false, 0.5f, 2.f, items[i]);
-    for (std::int64_t gap = std::int64_t(first.c.size()); gap < stride_c; ++gap)
-      ASSERT_EQ(c[std::size_t(i * stride_c + gap)], -7.f) << "between items, at " << gap;
-  }
+  HalfBatch<float16> batched(items, 3, 5, 7);
+  gemm_strided_batched(q, Op::trans, Op::none, s.m, s.n, s.k, 0.5f, batched.a.data(), first.lda, batched.stride_a,
+                       batched.b.data(), first.ldb, batched.stride_b, 2.f, batched.c.data(), first.ldc,
+                       batched.stride_c, batch);
+  batched.expect(items, batched.c, s, true, false, 0.5f, 2.f);
 }
 
 TEST(GemmFp16, RowMajorQuickReturnsAndChecks) {

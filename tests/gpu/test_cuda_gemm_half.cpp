@@ -201,32 +201,20 @@ TEST(GemmBf16Cuda, BatchesMatchFloat64) {
       if (shared_b)
         for (auto& item : items) item.b = items[0].b;
       const HalfOperands<bfloat16>& first = items[0];
-      const std::int64_t stride_a = std::int64_t(first.a.size()) + 8, stride_b = shared_b ? 0 : std::int64_t(first.b.size()) + 16,
-                         stride_c = std::int64_t(first.c.size()) + 7;
-      std::vector<bfloat16> a(std::size_t(stride_a * batch)), b(std::size_t(std::max<std::int64_t>(stride_b * batch, first.b.size())));
-      std::vector<float> c(std::size_t(stride_c * batch), -7.f);
-      for (std::int64_t i = 0; i < batch; ++i) {
-        std::copy(items[i].a.begin(), items[i].a.end(), a.begin() + i * stride_a);
-        std::copy(items[i].b.begin(), items[i].b.end(), b.begin() + i * stride_b);
-        std::copy(items[i].c.begin(), items[i].c.end(), c.begin() + i * stride_c);
-      }
-      Buffer<bfloat16> da(q.device(), std::int64_t(a.size())), db(q.device(), std::int64_t(b.size()));
-      Buffer<float> dc(q.device(), std::int64_t(c.size()));
-      da.upload(q, std::span<const bfloat16>(a));
-      db.upload(q, std::span<const bfloat16>(b));
-      dc.upload(q, std::span<const float>(c));
-      const std::string kernel = kernel_for(ta, false, s, da.data(), first.lda, db.data(), first.ldb, stride_a, stride_b, batch);
+      const HalfBatch<bfloat16> batched(items, 8, 16, 7, shared_b);
+      Buffer<bfloat16> a(q.device(), std::int64_t(batched.a.size())), b(q.device(), std::int64_t(batched.b.size()));
+      Buffer<float> c(q.device(), std::int64_t(batched.c.size()));
+      a.upload(q, std::span<const bfloat16>(batched.a));
+      b.upload(q, std::span<const bfloat16>(batched.b));
+      c.upload(q, std::span<const float>(batched.c));
+      const std::string kernel = kernel_for(ta, false, s, a.data(), first.lda, b.data(), first.ldb, batched.stride_a,
+                                            batched.stride_b, batch);
       if (hopper()) EXPECT_EQ(kernel.rfind("wgmma_", 0), 0u) << kernel;
       if (hopper()) EXPECT_EQ(contains(kernel, "_repacked"), shared_b) << kernel;
-      gemm_strided_batched(q, ta ? Op::trans : Op::none, Op::none, s.m, s.n, s.k, 0.5f, da.data(), first.lda, stride_a,
-                           db.data(), first.ldb, stride_b, 2.f, dc.data(), first.ldc, stride_c, batch);
-      c = dc.download(q);
-      for (std::int64_t i = 0; i < batch; ++i) {
-        std::copy(c.begin() + i * stride_c, c.begin() + i * stride_c + std::int64_t(first.c.size()), items[i].c.begin());
-        expect_half_product(s, ta, false, 0.5f, 2.f, items[i]);
-        for (std::int64_t gap = std::int64_t(first.c.size()); gap < stride_c; ++gap)
-          ASSERT_EQ(c[std::size_t(i * stride_c + gap)], -7.f) << "between items, at " << gap;
-      }
+      gemm_strided_batched(q, ta ? Op::trans : Op::none, Op::none, s.m, s.n, s.k, 0.5f, a.data(), first.lda,
+                           batched.stride_a, b.data(), first.ldb, batched.stride_b, 2.f, c.data(), first.ldc,
+                           batched.stride_c, batch);
+      batched.expect(items, c.download(q), s, ta, false, 0.5f, 2.f);
     }
 }
 
