@@ -1,20 +1,23 @@
 // The GEMM on Hopper's warpgroup tensor-core instructions (`wgmma`), for 16-bit inputs: C (fp32) = alpha *
 // op(A) * op(B) + beta * C with A and B bfloat16 or IEEE half, products and sums in fp32 (cuBLAS's
 // cublasGemmEx with 16BF / 16F inputs and 32F compute). Column-major BLAS semantics, strided batches; beta == 0
-// never reads C. Plain C++ here (no CUDA types): the kernels are in wgmma_gemm.cu.
+// never reads C. Plain C++ here (no CUDA types): the choice of kernel is wgmma_gemm.cpp, the kernels are
+// launch.hpp's.
 //
-// What it computes with (wgmma_kernel.cuh): one thread block per 128 x BN tile of C (BN 256, 128 or 64), three
-// warpgroups. The producer's one thread issues the tensor memory accelerator's copies (TMA) of 128-byte-swizzled
-// k-tiles of A and B into a ring of shared-memory stages, each completing on an mbarrier; two consumer
-// warpgroups each multiply 64 rows of the tile with `wgmma.mma_async` reading both operands from shared memory,
-// and free a stage as soon as the products that read it are done. Either operand may be K- or M/N-major (all
-// four transposes). Where the tiles are fewer than the multiprocessors, k is split into parts that add into C
-// atomically. The copy engine needs 16-byte aligned A and B with lda, ldb and batch strides multiples of 8;
-// an operand without them is copied first. Runs on compute capability 9.0; elsewhere a plain SIMT kernel that
-// converts to fp32 (correct anywhere, not fast).
+// What it computes with (wgmma_kernel.cuh): a persistent grid, one thread block per multiprocessor, walking
+// 128 x BN tiles of C (BN 256, 128 or 64) with three warpgroups. The producer's one thread issues the tensor
+// memory accelerator's copies (TMA) of 128-byte-swizzled k-tiles of A and B into a ring of shared-memory
+// stages, each completing on an mbarrier; two consumer warpgroups each multiply 64 rows of the tile with
+// `wgmma.mma_async` reading both operands from shared memory, and free a stage as soon as the products that
+// read it are done. Either operand may be K- or M/N-major (all four transposes). Where the tiles are fewer than
+// the multiprocessors, k is split into parts that add into C atomically. The copy engine needs 16-byte aligned
+// A and B with lda, ldb and batch strides multiples of 8; an operand without them is copied first. Small k
+// (small_k.cu) and single rows (gemv.cu) take fp32 kernels bound by memory; GPUs other than compute capability
+// 9.0 a plain SIMT kernel (correct anywhere, not fast).
 //
-// When it wins: products of 16-bit operands with m and n of a few hundred and more (docs/precision.md has the
-// figures beside cuBLAS); products of a few rows or columns are bound by memory, not by the tensor cores.
+// When it wins: products of 16-bit operands with m and n of a few hundred and more, k of 3-32 with few
+// columns (docs/precision.md has the figures beside cuBLAS); it loses on products of 16-64 rows and on
+// operands that must be copied first.
 #pragma once
 
 #include <cstdint>
