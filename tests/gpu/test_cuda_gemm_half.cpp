@@ -15,8 +15,6 @@
 #include "portkern/runtime/buffer.hpp"
 
 #if PORTKERN_HAVE_CUDA
-#include <cuda_runtime.h>
-
 #include "gemm/cuda_wgmma/wgmma_gemm.hpp"
 #endif
 
@@ -31,20 +29,14 @@ std::string kernel_for(bool ta, bool tb, const HalfCase& s, const void* a, std::
   gemm_impl::cuda_wgmma::Problem p;
   p.trans_a = ta, p.trans_b = tb, p.m = s.m, p.n = s.n, p.k = s.k, p.a = a, p.lda = lda, p.b = b, p.ldb = ldb;
   p.stride_a = stride_a, p.stride_b = stride_b, p.batch = batch;
-  return gemm_impl::cuda_wgmma::kernel_for(gemm_impl::cuda_wgmma::Input::bf16, p);
+  return gemm_impl::cuda_wgmma::kernel_for(Device::cuda(0), gemm_impl::cuda_wgmma::Input::bf16, p);
 #else
   return {};
 #endif
 }
 
-bool hopper() {
-  int major = 0, minor = 0;
-#if PORTKERN_HAVE_CUDA
-  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
-  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
-#endif
-  return major == 9 && minor == 0;
-}
+// Compute capability 9.0: the wgmma kernels run (the test's callers have checked that a GPU is present).
+bool hopper() { return Device::cuda(0).properties().arch == "sm_90"; }
 
 // One product through portkern::gemm on the GPU; returns the kernel that ran it.
 template <class In>

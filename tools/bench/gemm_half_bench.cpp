@@ -116,7 +116,7 @@ std::string kernel_name(const Queue& q, [[maybe_unused]] const GemmOperands<floa
   if (q.device().is_cpu()) return std::is_same_v<In, bfloat16> ? gemm_bf16_kernel() : "fp32";
 #if PORTKERN_HAVE_CUDA
   using gemm_impl::cuda_wgmma::Input;
-  return gemm_impl::cuda_wgmma::kernel_for(std::is_same_v<In, bfloat16> ? Input::bf16 : Input::f16,
+  return gemm_impl::cuda_wgmma::kernel_for(q.device(), std::is_same_v<In, bfloat16> ? Input::bf16 : Input::f16,
                                            {g.ta, g.tb, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.stride_a, g.b, g.ldb,
                                             g.stride_b, g.beta, g.c, g.ldc, g.stride_c, g.batch});
 #else

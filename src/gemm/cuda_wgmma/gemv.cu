@@ -56,11 +56,10 @@ bool gemv_fits(const Problem& p) { return p.m == 1 && !p.trans_b && (p.n + warps
 void launch_gemv(Input input, const Problem& p, cudaStream_t stream) {
   const bool pairs = reinterpret_cast<std::uintptr_t>(p.b) % 4 == 0 && p.ldb % 2 == 0 && (p.batch == 1 || p.stride_b % 2 == 0);
   const auto kernel = input == Input::bf16 ? &gemv<Input::bf16> : &gemv<Input::f16>;
-  for (std::int64_t first = 0; first < p.batch; first += 65535) {
-    const dim3 grid(unsigned((p.n + warps - 1) / warps), unsigned(std::min<std::int64_t>(p.batch - first, 65535)));
-    kernel<<<grid, threads, 0, stream>>>(p, first, pairs);
+  per_grid_of_problems(p.batch, [&](std::int64_t first, unsigned count) {
+    kernel<<<dim3(unsigned((p.n + warps - 1) / warps), count), threads, 0, stream>>>(p, first, pairs);
     PORTKERN_CUDA_CHECK("portkern::gemm (cuda_wgmma)", cudaGetLastError());
-  }
+  });
 }
 
 }  // namespace portkern::gemm_impl::cuda_wgmma

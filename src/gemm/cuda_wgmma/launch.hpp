@@ -1,28 +1,29 @@
 // The cuda_wgmma family's kernels behind wgmma_gemm.cpp's choice: the wgmma pipeline (wgmma_launch.cu, sm_90a),
 // the product for small k (small_k.cu), the matrix-vector product (gemv.cu), the plain SIMT kernel
-// (simt_fallback.cu) and the copy that gives an
-// operand the leading dimension the pipeline's copy engine needs (repack.cu; all but the first for every
-// architecture the build targets).
+// (simt_fallback.cu) and the copy that gives an operand the leading dimension the pipeline's copy engine needs
+// (repack.cu; all but the first for every architecture the build targets).
 #pragma once
 
 #include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
 
 #include "gemm/cuda_wgmma/wgmma_gemm.hpp"
 
 namespace portkern::gemm_impl::cuda_wgmma {
 
-// Tiles of C: 128 x 64 (8 stages), 128 x 128 (6) or 128 x 256 (4); every width fills 192 KiB of stages.
-enum class WgmmaTile { n64, n128, n256 };
-
-// A tile width and the number of parts k is split into (splits > 1: each part adds its product to C atomically,
-// C scaled by beta beforehand).
+// The width of the tiles of C, 128 x 64 (8 stages), 128 x 128 (6) or 128 x 256 (4: every width fills 192 KiB
+// of stages), and the number of parts k is split into (splits > 1: each part adds its product to C
+// atomically, C scaled by beta beforehand).
 struct Plan {
-  WgmmaTile tile = WgmmaTile::n256;
+  int columns = 256;
   int splits = 1;
 };
 
-// Requires compute capability 9.0 and the TMA conditions wgmma_gemm.cpp checks.
-void launch_wgmma(Input input, Plan plan, const Problem& p, cudaStream_t stream);
+// Requires compute capability 9.0 and the TMA conditions wgmma_gemm.cpp checks; a persistent grid of at most
+// one block per multiprocessor.
+void launch_wgmma(Input input, Plan plan, const Problem& p, int multiprocessors, cudaStream_t stream);
 void launch_simt(Input input, const Problem& p, cudaStream_t stream);
 
 // k <= small_k_limit (and at most 65535 blocks of 32 columns): any layout, any GPU.
@@ -39,5 +40,13 @@ void launch_gemv(Input input, const Problem& p, cudaStream_t stream);
 // apart, dst's columns ld_dst apart and problems ld_dst * outer apart.
 void launch_repack(const void* src, std::int64_t inner, std::int64_t outer, std::int64_t ld, std::int64_t stride,
                    std::int64_t batch, void* dst, std::int64_t ld_dst, cudaStream_t stream);
+
+// Calls launch(first, count) for consecutive runs of at most 65535 problems, the most one grid dimension holds
+// (the kernels that give each problem a grid index).
+template <class Launch>
+void per_grid_of_problems(std::int64_t batch, Launch launch) {
+  constexpr std::int64_t most = 65535;
+  for (std::int64_t first = 0; first < batch; first += most) launch(first, unsigned(std::min(batch - first, most)));
+}
 
 }  // namespace portkern::gemm_impl::cuda_wgmma

@@ -56,12 +56,11 @@ __global__ void __launch_bounds__(threads) simt(const Problem p, std::int64_t ba
 
 void launch_simt(Input input, const Problem& p, cudaStream_t stream) {
   const auto kernel = input == Input::bf16 ? &simt<Input::bf16> : &simt<Input::f16>;
-  for (std::int64_t first = 0; first < p.batch; first += 65535) {
-    const dim3 grid(unsigned((p.m + tile - 1) / tile), unsigned((p.n + tile - 1) / tile),
-                    unsigned(std::min<std::int64_t>(p.batch - first, 65535)));
+  per_grid_of_problems(p.batch, [&](std::int64_t first, unsigned count) {
+    const dim3 grid(unsigned((p.m + tile - 1) / tile), unsigned((p.n + tile - 1) / tile), count);
     kernel<<<grid, threads, 0, stream>>>(p, first);
     PORTKERN_CUDA_CHECK("portkern::gemm (cuda_wgmma)", cudaGetLastError());
-  }
+  });
 }
 
 }  // namespace portkern::gemm_impl::cuda_wgmma

@@ -87,12 +87,11 @@ void launch_small_k(Input input, const Problem& p, cudaStream_t stream) {
   const bool vector_c = reinterpret_cast<std::uintptr_t>(p.c) % 16 == 0 && p.ldc % 4 == 0 &&
                         (p.batch == 1 || p.stride_c % 4 == 0);
   const auto kernel = input == Input::bf16 ? &small_k<Input::bf16> : &small_k<Input::f16>;
-  for (std::int64_t first = 0; first < p.batch; first += 65535) {
-    const dim3 grid(unsigned((p.m + tile_rows - 1) / tile_rows), unsigned((p.n + tile_cols - 1) / tile_cols),
-                    unsigned(std::min<std::int64_t>(p.batch - first, 65535)));
+  per_grid_of_problems(p.batch, [&](std::int64_t first, unsigned count) {
+    const dim3 grid(unsigned((p.m + tile_rows - 1) / tile_rows), unsigned((p.n + tile_cols - 1) / tile_cols), count);
     kernel<<<grid, threads, 0, stream>>>(p, first, vector_c);
     PORTKERN_CUDA_CHECK("portkern::gemm (cuda_wgmma)", cudaGetLastError());
-  }
+  });
 }
 
 }  // namespace portkern::gemm_impl::cuda_wgmma

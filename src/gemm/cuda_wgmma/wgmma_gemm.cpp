@@ -1,7 +1,6 @@
 // The cuda_wgmma family's choice of kernel (wgmma_gemm.hpp): one row: the matrix-vector product; small k: the
-// small-k kernel; else on compute
-// capability 9.0 the wgmma pipeline, after copying any operand whose layout the copy engine cannot take, with
-// the tile width and split of k that finish first; elsewhere the SIMT fallback.
+// small-k kernel; else on compute capability 9.0 the wgmma pipeline, after copying any operand whose layout the
+// copy engine cannot take, with the tile width and split of k that finish first; elsewhere the SIMT fallback.
 #include "gemm/cuda_wgmma/wgmma_gemm.hpp"
 
 #include <cuda_runtime.h>
@@ -12,7 +11,6 @@
 
 #include "gemm/cuda_wgmma/launch.hpp"
 #include "gemm/scale.hpp"
-#include "portkern/runtime/cuda_check.hpp"
 #include "runtime/scratch.hpp"
 
 namespace portkern::gemm_impl::cuda_wgmma {
@@ -21,20 +19,6 @@ namespace {
 
 constexpr const char* who = "portkern::gemm (cuda_wgmma)";
 constexpr std::int64_t values_per_16_bytes = 8;
-
-struct DeviceFacts {
-  bool hopper = false;   // compute capability 9.0: the sm_90a code runs
-  int multiprocessors = 0;
-};
-
-DeviceFacts facts() {
-  int device = 0, major = 0, minor = 0, sms = 0;
-  PORTKERN_CUDA_CHECK(who, cudaGetDevice(&device));
-  PORTKERN_CUDA_CHECK(who, cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  PORTKERN_CUDA_CHECK(who, cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-  PORTKERN_CUDA_CHECK(who, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return {major == 9 && minor == 0, sms};
-}
 
 // PORTKERN_WGMMA_KERNEL=64|128|256 forces the wgmma pipeline at a tile width, =small_k, =gemv or =simt those
 // kernels where they apply (measurement and tests only).
@@ -61,11 +45,10 @@ bool fits(const Problem& p) {   // the copy engine's coordinates are 32-bit
 // split, a pass scaling C by beta and the parts' atomic additions into C (about 1 microsecond per MB).
 // Wide tiles read less shared memory per product; narrow ones and split k fill the GPU on smaller products.
 struct Width {
-  WgmmaTile tile;
   int columns;
   double k_tile_us;   // one 64-deep k-tile of a 128 x columns tile on one multiprocessor
 };
-constexpr Width widths[] = {{WgmmaTile::n256, 256, 0.84}, {WgmmaTile::n128, 128, 0.49}, {WgmmaTile::n64, 64, 0.37}};
+constexpr Width widths[] = {{256, 0.84}, {128, 0.49}, {64, 0.37}};
 constexpr double fill_us = 1.5, epilogue_us_per_128_columns = 0.25, scale_pass_us = 3, atomic_us_per_byte = 1e-6;
 constexpr int max_splits = 16;
 
@@ -82,7 +65,7 @@ Plan plan_for(const Problem& p, int multiprocessors) {
       const double rounds = double((tiles * splits + multiprocessors - 1) / multiprocessors);
       double us = fill_us + rounds * (double(per_split) * w.k_tile_us + epilogue_us_per_128_columns * w.columns / 128);
       if (splits > 1) us += scale_pass_us + atomic_us_per_byte * 4.0 * double(splits * p.m * p.n * p.batch);
-      if (best_us < 0 || us < best_us) best = {w.tile, splits}, best_us = us;
+      if (best_us < 0 || us < best_us) best = {w.columns, splits}, best_us = us;
     }
   }
   return best;
@@ -97,15 +80,15 @@ struct Route {
 };
 
 // One row (gemv_fits): the matrix-vector product; small k (small_k_wins): the small-k kernel, bound by writing
-// C; else wgmma on Hopper, the SIMT fallback elsewhere.
-Route route_for(const Problem& p) {
+// C; else wgmma on compute capability 9.0 (sm_90), the SIMT fallback elsewhere.
+Route route_for(const Device& device, const Problem& p) {
   const std::string_view f = forced();
   if (f == "simt") return {};
   if ((f.empty() || f == "gemv") && gemv_fits(p)) return {Kernel::gemv};
   if ((f.empty() && small_k_wins(p)) || (f == "small_k" && small_k_fits(p))) return {Kernel::small_k};
-  const DeviceFacts facts_here = facts();
-  if (!facts_here.hopper || !fits(p)) return {};
-  return {Kernel::wgmma, plan_for(p, facts_here.multiprocessors), !copyable(p.a, p.lda, p.stride_a, p.batch),
+  const DeviceProperties& here = device.properties();
+  if (here.arch != "sm_90" || !fits(p)) return {};
+  return {Kernel::wgmma, plan_for(p, here.compute_units), !copyable(p.a, p.lda, p.stride_a, p.batch),
           !copyable(p.b, p.ldb, p.stride_b, p.batch)};
 }
 
@@ -113,13 +96,12 @@ std::int64_t round_up(std::int64_t x) { return (x + values_per_16_bytes - 1) / v
 
 }  // namespace
 
-std::string kernel_for(Input, const Problem& p) {
-  const Route r = route_for(p);
+std::string kernel_for(const Device& device, Input, const Problem& p) {
+  const Route r = route_for(device, p);
   if (r.kernel == Kernel::simt) return "simt";
   if (r.kernel == Kernel::small_k) return "small_k";
   if (r.kernel == Kernel::gemv) return "gemv";
-  const int columns = r.plan.tile == WgmmaTile::n256 ? 256 : r.plan.tile == WgmmaTile::n128 ? 128 : 64;
-  std::string name = "wgmma_128x" + std::to_string(columns);
+  std::string name = "wgmma_128x" + std::to_string(r.plan.columns);
   if (r.plan.splits > 1) name += "_split" + std::to_string(r.plan.splits);
   if (r.repack_a || r.repack_b) name += "_repacked";
   return name;
@@ -127,7 +109,7 @@ std::string kernel_for(Input, const Problem& p) {
 
 void run(Queue& queue, Input input, const Problem& original) {
   const auto stream = static_cast<cudaStream_t>(queue.native_stream());
-  const Route r = route_for(original);
+  const Route r = route_for(queue.device(), original);
   if (r.kernel == Kernel::simt) return launch_simt(input, original, stream);
   if (r.kernel == Kernel::small_k) return launch_small_k(input, original, stream);
   if (r.kernel == Kernel::gemv) return launch_gemv(input, original, stream);
@@ -146,7 +128,7 @@ void run(Queue& queue, Input input, const Problem& original) {
   if (r.repack_b) repack(b_copy, p.b, p.ldb, p.stride_b, p.trans_b ? p.n : p.k, p.trans_b ? p.k : p.n, "wgmma GEMM: B");
   if (r.plan.splits > 1)   // the parts add into beta * C
     scale_cuda(queue, ScaleMatrix<float>{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c}, p.batch);
-  launch_wgmma(input, r.plan, p, stream);
+  launch_wgmma(input, r.plan, p, queue.device().properties().compute_units, stream);
 }
 
 }  // namespace portkern::gemm_impl::cuda_wgmma

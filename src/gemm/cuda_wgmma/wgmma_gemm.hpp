@@ -48,9 +48,9 @@ struct Problem {
 // Errors throw portkern::Error.
 void run(Queue& queue, Input input, const Problem& p);
 
-// The kernel `run` launches for `p` on the current device: "wgmma_128x<BN>", with "_split<S>" when k is split
+// The kernel `run` launches for `p` on `device`: "wgmma_128x<BN>", with "_split<S>" when k is split
 // into S parts and "_repacked" when an operand is copied first; "small_k" (k <= 16, or k <= 32 with n <= 32:
 // fp32 FMA, bound by writing C), "gemv" (m == 1, B not transposed), or "simt".
-std::string kernel_for(Input input, const Problem& p);
+std::string kernel_for(const Device& device, Input input, const Problem& p);
 
 }  // namespace portkern::gemm_impl::cuda_wgmma

@@ -59,7 +59,7 @@ CUtensorMap tensor_map(Input input, const void* base, std::int64_t inner, std::i
 }
 
 template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor>
-void launch(const Problem& p, int splits, cudaStream_t stream) {
+void launch(const Problem& p, int splits, int multiprocessors, cudaStream_t stream) {
   using L = kernel::Layout<Type, BN, Stages>;
   auto* const k = &kernel::gemm<Type, BN, Stages, AKMajor, BKMajor>;
   static std::once_flag raised;
@@ -79,9 +79,6 @@ void launch(const Problem& p, int splits, cudaStream_t stream) {
   kernel::Output out{p.m, p.n, p.ldc, p.stride_c, p.alpha, p.beta, p.c,
                      int((p.m + kernel::block_m - 1) / kernel::block_m), int((p.n + BN - 1) / BN),
                      k_tiles, splits, per_split, 0, 0};
-  int device = 0, multiprocessors = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
   // Items of one launch fit an int.
   const std::int64_t per_problem = std::int64_t(out.tiles_m) * out.tiles_n * splits;
   const std::int64_t per_launch = std::max<std::int64_t>(1, (std::int64_t(1) << 31) / per_problem - 1);
@@ -95,28 +92,29 @@ void launch(const Problem& p, int splits, cudaStream_t stream) {
 }
 
 template <class Type, int BN, int Stages>
-void launch_transposes(const Problem& p, int splits, cudaStream_t stream) {
+void launch_transposes(const Problem& p, int splits, int multiprocessors, cudaStream_t stream) {
   const bool a_k = p.trans_a, b_k = !p.trans_b;   // which operands have k contiguous
-  if (a_k && b_k) return launch<Type, BN, Stages, true, true>(p, splits, stream);
-  if (a_k) return launch<Type, BN, Stages, true, false>(p, splits, stream);
-  if (b_k) return launch<Type, BN, Stages, false, true>(p, splits, stream);
-  launch<Type, BN, Stages, false, false>(p, splits, stream);
+  if (a_k && b_k) return launch<Type, BN, Stages, true, true>(p, splits, multiprocessors, stream);
+  if (a_k) return launch<Type, BN, Stages, true, false>(p, splits, multiprocessors, stream);
+  if (b_k) return launch<Type, BN, Stages, false, true>(p, splits, multiprocessors, stream);
+  launch<Type, BN, Stages, false, false>(p, splits, multiprocessors, stream);
 }
 
 template <class Type>
-void launch_type(Plan plan, const Problem& p, cudaStream_t stream) {
-  switch (plan.tile) {
-    case WgmmaTile::n256: return launch_transposes<Type, 256, 4>(p, plan.splits, stream);
-    case WgmmaTile::n128: return launch_transposes<Type, 128, 6>(p, plan.splits, stream);
-    case WgmmaTile::n64: return launch_transposes<Type, 64, 8>(p, plan.splits, stream);
+void launch_type(Plan plan, const Problem& p, int multiprocessors, cudaStream_t stream) {
+  switch (plan.columns) {
+    case 256: return launch_transposes<Type, 256, 4>(p, plan.splits, multiprocessors, stream);
+    case 128: return launch_transposes<Type, 128, 6>(p, plan.splits, multiprocessors, stream);
+    case 64: return launch_transposes<Type, 64, 8>(p, plan.splits, multiprocessors, stream);
   }
+  fail(who, "no wgmma tile of " + std::to_string(plan.columns) + " columns");
 }
 
 }  // namespace
 
-void launch_wgmma(Input input, Plan plan, const Problem& p, cudaStream_t stream) {
-  if (input == Input::bf16) return launch_type<Bf16>(plan, p, stream);
-  launch_type<F16>(plan, p, stream);
+void launch_wgmma(Input input, Plan plan, const Problem& p, int multiprocessors, cudaStream_t stream) {
+  if (input == Input::bf16) return launch_type<Bf16>(plan, p, multiprocessors, stream);
+  launch_type<F16>(plan, p, multiprocessors, stream);
 }
 
 }  // namespace portkern::gemm_impl::cuda_wgmma
