@@ -61,15 +61,6 @@ namespace {
 
 constexpr const char* fn = "portkern::gemm";
 
-template <class T>
-void scale(Queue& queue, const gemm_impl::GemmArgs<T>& p) {
-  const gemm_impl::ScaleMatrix<T> kernel{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c};
-  if (queue.device().is_cpu()) return gemm_impl::scale_cpu(queue, kernel, p.batch);
-#if PORTKERN_HAVE_CUDA
-  gemm_impl::scale_cuda(queue, kernel, p.batch);
-#endif
-}
-
 // A caller's choice must be a configuration of a registry family that applies here (registry.hpp says why not).
 void check_forced(const Device& device, const deploy::Problem& problem, const GemmSelection& s, Precision precision) {
   const std::string why_not = gemm_impl::gemm_not_applicable(device, problem, s.family, s.config, precision);
@@ -97,7 +88,8 @@ bool run_gemm(Queue& queue, bool ta, bool tb, gemm_impl::GemmArgs<T> p, const Ge
   gemm_impl::check_gemm_arguments(queue, ta, tb, p, fn);
   if (p.m == 0 || p.n == 0 || p.batch == 0) return true;
   if (p.k == 0 || p.alpha == T(0)) {
-    if (p.beta != T(1)) scale(queue, p);
+    if (p.beta != T(1))
+      gemm_impl::scale(queue, gemm_impl::ScaleMatrix<T>{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c}, p.batch);
     return false;
   }
   const deploy::Problem problem{p.m, p.n, p.k, p.batch, ta, tb};

@@ -4,6 +4,7 @@
 // - on the CPU, bfloat16: the BF16 family (bf16/bf16_gemm.hpp) with the fastest kernels this CPU runs;
 // - on the CPU, float16: A and B widened to fp32 copies (exact) and the fp32 GEMM. No x86 unit sums fp16 products
 //   in fp32 (AVX512-FP16's FMAs round to fp16), so the fp32 GEMM on the widened operands is the fast exact route.
+#include <type_traits>
 #include <vector>
 
 #include "gemm/bf16/bf16_gemm.hpp"
@@ -56,16 +57,12 @@ void gemm_half_inputs(Queue& queue, Op trans_a, Op trans_b, const gemm_impl::Gem
   const bool ta = trans_a == Op::trans, tb = trans_b == Op::trans;
   gemm_impl::check_gemm_arguments(queue, ta, tb, p, fn);
   if (p.m == 0 || p.n == 0 || p.batch == 0) return;
-  const bool cpu = queue.device().is_cpu();
   if (p.k == 0 || p.alpha == 0.f) {
-    if (p.beta == 1.f) return;
-    const gemm_impl::ScaleMatrix<float> scale{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c};
-#if PORTKERN_HAVE_CUDA
-    if (!cpu) return gemm_impl::scale_cuda(queue, scale, p.batch);
-#endif
-    return gemm_impl::scale_cpu(queue, scale, p.batch);
+    if (p.beta != 1.f)
+      gemm_impl::scale(queue, gemm_impl::ScaleMatrix<float>{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c}, p.batch);
+    return;
   }
-  if (cpu) return cpu_product(queue, ta, tb, p);
+  if (queue.device().is_cpu()) return cpu_product(queue, ta, tb, p);
 #if PORTKERN_HAVE_CUDA
   using gemm_impl::cuda_wgmma::Input;
   gemm_impl::cuda_wgmma::run(queue, std::is_same_v<In, bfloat16> ? Input::bf16 : Input::f16,

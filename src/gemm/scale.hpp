@@ -38,4 +38,13 @@ void scale_cpu(const Queue& queue, const ScaleMatrix<T>& kernel, std::int64_t ba
 template <class T>
 void scale_cuda(const Queue& queue, const ScaleMatrix<T>& kernel, std::int64_t batch);
 
+// On the queue's device, whichever it is.
+template <class T>
+void scale(const Queue& queue, const ScaleMatrix<T>& kernel, std::int64_t batch) {
+  if (queue.device().is_cpu()) return scale_cpu(queue, kernel, batch);
+#if PORTKERN_HAVE_CUDA
+  scale_cuda(queue, kernel, batch);
+#endif
+}
+
 }  // namespace portkern::gemm_impl
