@@ -1,7 +1,8 @@
 // The cuda_wgmma family's kernels behind wgmma_gemm.cpp's choice: the wgmma pipeline (wgmma_launch.cu, sm_90a),
 // the product for small k (small_k.cu), the matrix-vector product (gemv.cu), the plain SIMT kernel
-// (simt_fallback.cu) and the copy that gives an operand the leading dimension the pipeline's copy engine needs
-// (repack.cu; all but the first for every architecture the build targets).
+// (simt_fallback.cu), the copy that gives an operand the leading dimension the pipeline's copy engine needs
+// (repack.cu) and the one that rewrites fp32 operands as TF32 rows (tf32_operand.cu; all but the first for every
+// architecture the build targets).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,11 +20,14 @@ namespace portkern::gemm_impl::cuda_wgmma {
 struct Plan {
   int columns = 256;
   int splits = 1;
+  double us = 0;   // the model's time for it (wgmma_gemm.cpp), copies of the operands aside
 };
 
 // Requires compute capability 9.0 and the TMA conditions wgmma_gemm.cpp checks; a persistent grid of at most
-// one block per multiprocessor.
-void launch_wgmma(Input input, Plan plan, const Problem& p, int multiprocessors, cudaStream_t stream);
+// one block per multiprocessor. TF32 inputs must be K-major (p.trans_a, !p.trans_b); for tf32x3, rows written by
+// launch_tf32_operand with this segment_k (ignored otherwise).
+void launch_wgmma(Input input, Plan plan, const Problem& p, std::int64_t segment_k, int multiprocessors,
+                  cudaStream_t stream);
 void launch_simt(Input input, const Problem& p, cudaStream_t stream);
 
 // k <= small_k_limit (and at most 65535 blocks of 32 columns): any layout, any GPU.
@@ -40,6 +44,15 @@ void launch_gemv(Input input, const Problem& p, cudaStream_t stream);
 // apart, dst's columns ld_dst apart and problems ld_dst * outer apart.
 void launch_repack(const void* src, std::int64_t inner, std::int64_t outer, std::int64_t ld, std::int64_t stride,
                    std::int64_t batch, void* dst, std::int64_t ld_dst, cudaStream_t stream);
+
+// fp32 operands as the TF32 kernels read them: for each of `batch` problems of `rows` (m or n) x k, row r of dst
+// (ld_dst values long, problems rows * ld_dst apart) holds, at 0..k-1, the operand's values along k rounded to
+// TF32 (nearest, ties away) and, when segment_k > 0, at segment_k.. the TF32 rounding of what that leaves
+// (3xTF32's small parts), zeros up to segment_k in both. The source element (l, r) is src[l + r * ld] when `k_major`
+// (op(A) = A^T, op(B) = B), else src[r + l * ld]; problems stride apart (0: one matrix for all).
+void launch_tf32_operand(const float* src, bool k_major, std::int64_t k, std::int64_t rows, std::int64_t ld,
+                         std::int64_t stride, std::int64_t batch, float* dst, std::int64_t ld_dst,
+                         std::int64_t segment_k, cudaStream_t stream);
 
 // Calls launch(first, count) for consecutive runs of at most 65535 problems, the most one grid dimension holds
 // (the kernels that give each problem a grid index).

@@ -1,6 +1,8 @@
-// The cuda_wgmma family's choice of kernel (wgmma_gemm.hpp): one row: the matrix-vector product; small k: the
-// small-k kernel; else on compute capability 9.0 the wgmma pipeline, after copying any operand whose layout the
-// copy engine cannot take, with the tile width and split of k that finish first; elsewhere the SIMT fallback.
+// The cuda_wgmma family's choice of kernel (wgmma_gemm.hpp). 16-bit inputs: one row: the matrix-vector
+// product; small k: the small-k kernel; else on compute capability 9.0 the wgmma pipeline, after copying any
+// operand whose layout the copy engine cannot take, with the tile width and split of k that finish first;
+// elsewhere the SIMT fallback. fp32 inputs (TF32, 3xTF32): the wgmma pipeline alone, after rewriting the
+// operands as K-major TF32 rows (3xTF32: both parts; TF32: only an operand not K-major or not copyable).
 #include "gemm/cuda_wgmma/wgmma_gemm.hpp"
 
 #include <cuda_runtime.h>
@@ -11,6 +13,7 @@
 
 #include "gemm/cuda_wgmma/launch.hpp"
 #include "gemm/scale.hpp"
+#include "portkern/error.hpp"
 #include "runtime/scratch.hpp"
 
 namespace portkern::gemm_impl::cuda_wgmma {
@@ -18,7 +21,15 @@ namespace portkern::gemm_impl::cuda_wgmma {
 namespace {
 
 constexpr const char* who = "portkern::gemm (cuda_wgmma)";
-constexpr std::int64_t values_per_16_bytes = 8;
+
+bool fp32_inputs(Input input) { return input == Input::tf32 || input == Input::tf32x3; }
+std::int64_t bytes_of(Input input) { return fp32_inputs(input) ? 4 : 2; }
+std::int64_t k_tile_of(Input input) { return 128 / bytes_of(input); }   // one 128-byte swizzle row
+int passes_of(Input input) { return input == Input::tf32x3 ? 3 : 1; }
+// 3xTF32: where the small parts start along a rewritten row (a whole number of k-tiles after the big ones).
+std::int64_t segment_of(Input input, std::int64_t k) {
+  return input == Input::tf32x3 ? (k + k_tile_of(input) - 1) / k_tile_of(input) * k_tile_of(input) : 0;
+}
 
 // PORTKERN_WGMMA_KERNEL=64|128|256 forces the wgmma pipeline at a tile width, =small_k, =gemv or =simt those
 // kernels where they apply (measurement and tests only).
@@ -29,14 +40,15 @@ std::string_view forced() {
 
 // What the copy engine needs of one operand: a 16-byte aligned base, its leading dimension and batch stride
 // multiples of 16 bytes (a stride of 0 repeats one matrix, which a tensor map cannot).
-bool copyable(const void* x, std::int64_t ld, std::int64_t stride, std::int64_t batch) {
-  return reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && ld % values_per_16_bytes == 0 &&
-         (batch == 1 || (stride > 0 && stride % values_per_16_bytes == 0));
+bool copyable(Input input, const void* x, std::int64_t ld, std::int64_t stride, std::int64_t batch) {
+  const std::int64_t per_16_bytes = 16 / bytes_of(input);
+  return reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && ld % per_16_bytes == 0 &&
+         (batch == 1 || (stride > 0 && stride % per_16_bytes == 0));
 }
 
-bool fits(const Problem& p) {   // the copy engine's coordinates are 32-bit
+bool fits(Input input, const Problem& p) {   // the copy engine's coordinates are 32-bit
   constexpr std::int64_t limit = std::int64_t(1) << 31;
-  return p.m < limit && p.n < limit && p.k < limit && p.batch < limit;
+  return p.m < limit && p.n < limit && p.k < limit && 2 * segment_of(input, p.k) < limit && p.batch < limit;
 }
 
 // The plan that finishes first under a model in microseconds, calibrated on the H100 (docs/precision.md): the
@@ -51,21 +63,27 @@ struct Width {
 constexpr Width widths[] = {{256, 0.84}, {128, 0.49}, {64, 0.37}};
 constexpr double fill_us = 1.5, epilogue_us_per_128_columns = 0.25, scale_pass_us = 3, atomic_us_per_byte = 1e-6;
 constexpr int max_splits = 16;
+constexpr int max_tf32x3_columns = 128;   // its two accumulators of 256 columns would not fit the registers
 
-Plan plan_for(const Problem& p, int multiprocessors) {
-  const std::int64_t k_tiles = (p.k + 63) / 64;
+Plan plan_for(Input input, const Problem& p, int multiprocessors) {
+  const std::int64_t k_tiles = (p.k + k_tile_of(input) - 1) / k_tile_of(input);
   Plan best;
   double best_us = -1;
+  // A forced width (3xTF32: at most max_tf32x3_columns), or 0.
+  const std::string_view f = forced();
+  int wanted = f == "64" ? 64 : f == "128" ? 128 : f == "256" ? 256 : 0;
+  if (input == Input::tf32x3 && wanted > max_tf32x3_columns) wanted = max_tf32x3_columns;
   for (const Width& w : widths) {
-    if (std::string_view f = forced(); !f.empty() && f != std::to_string(w.columns)) continue;
+    if ((wanted && w.columns != wanted) || (input == Input::tf32x3 && w.columns > max_tf32x3_columns)) continue;
+    const double k_tile_us = w.k_tile_us * passes_of(input);
     const std::int64_t tiles = (p.m + 127) / 128 * ((p.n + w.columns - 1) / w.columns) * p.batch;
     for (int splits = 1; splits <= max_splits && splits <= k_tiles; ++splits) {
       const std::int64_t per_split = (k_tiles + splits - 1) / splits;
       if (splits > 1 && (k_tiles + per_split - 1) / per_split != splits) continue;   // the same as fewer parts
       const double rounds = double((tiles * splits + multiprocessors - 1) / multiprocessors);
-      double us = fill_us + rounds * (double(per_split) * w.k_tile_us + epilogue_us_per_128_columns * w.columns / 128);
+      double us = fill_us + rounds * (double(per_split) * k_tile_us + epilogue_us_per_128_columns * w.columns / 128);
       if (splits > 1) us += scale_pass_us + atomic_us_per_byte * 4.0 * double(splits * p.m * p.n * p.batch);
-      if (best_us < 0 || us < best_us) best = {w.columns, splits}, best_us = us;
+      if (best_us < 0 || us < best_us) best = {w.columns, splits, us}, best_us = us;
     }
   }
   return best;
@@ -79,37 +97,92 @@ struct Route {
   bool repack_a = false, repack_b = false;
 };
 
-// One row (gemv_fits): the matrix-vector product; small k (small_k_wins): the small-k kernel, bound by writing
-// C; else wgmma on compute capability 9.0 (sm_90), the SIMT fallback elsewhere.
-Route route_for(const Device& device, const Problem& p) {
+bool hopper(const Device& device) { return device.properties().arch == "sm_90"; }
+
+// 16-bit inputs: one row (gemv_fits): the matrix-vector product; small k (small_k_wins): the small-k kernel,
+// bound by writing C; else wgmma on compute capability 9.0 (sm_90), the SIMT fallback elsewhere. fp32 inputs:
+// wgmma (the caller checked `applies`), rewriting what the TF32 instructions cannot read.
+Route route_for(const Device& device, Input input, const Problem& p) {
+  if (fp32_inputs(input)) {
+    if (!applies(device, input, p)) fail(who, "TF32 inputs need compute capability 9.0 and 32-bit coordinates");
+    const bool x3 = input == Input::tf32x3;
+    return {Kernel::wgmma, plan_for(input, p, device.properties().compute_units),
+            x3 || !p.trans_a || !copyable(input, p.a, p.lda, p.stride_a, p.batch),
+            x3 || p.trans_b || !copyable(input, p.b, p.ldb, p.stride_b, p.batch)};
+  }
   const std::string_view f = forced();
   if (f == "simt") return {};
   if ((f.empty() || f == "gemv") && gemv_fits(p)) return {Kernel::gemv};
   if ((f.empty() && small_k_wins(p)) || (f == "small_k" && small_k_fits(p))) return {Kernel::small_k};
-  const DeviceProperties& here = device.properties();
-  if (here.arch != "sm_90" || !fits(p)) return {};
-  return {Kernel::wgmma, plan_for(p, here.compute_units), !copyable(p.a, p.lda, p.stride_a, p.batch),
-          !copyable(p.b, p.ldb, p.stride_b, p.batch)};
+  if (!hopper(device) || !fits(input, p)) return {};
+  return {Kernel::wgmma, plan_for(input, p, device.properties().compute_units),
+          !copyable(input, p.a, p.lda, p.stride_a, p.batch), !copyable(input, p.b, p.ldb, p.stride_b, p.batch)};
 }
 
-std::int64_t round_up(std::int64_t x) { return (x + values_per_16_bytes - 1) / values_per_16_bytes * values_per_16_bytes; }
+// x rounded up to a whole number of 16-byte units of `input` values.
+std::int64_t round_up(Input input, std::int64_t x) {
+  const std::int64_t per_16_bytes = 16 / bytes_of(input);
+  return (x + per_16_bytes - 1) / per_16_bytes * per_16_bytes;
+}
+
+// fp32 inputs: the operands rewritten as K-major TF32 rows (tf32_operand.cu) into scratch memory where the
+// route says so; A becomes op(A) = A^T of an m-row K-major matrix, B op(B) = B.
+void run_tf32(Queue& queue, Input input, const Route& r, Problem p, cudaStream_t stream) {
+  const std::int64_t segment_k = segment_of(input, p.k);
+  const std::int64_t ld = segment_k > 0 ? 2 * segment_k : round_up(input, p.k);
+  std::optional<detail::ScratchPool::Lease> a_rows, b_rows;
+  auto rewrite = [&](std::optional<detail::ScratchPool::Lease>& rows, const void*& x, std::int64_t& x_ld,
+                     std::int64_t& stride, bool k_major, std::int64_t count, const char* purpose) {
+    rows.emplace(queue.scratch_pool().lease(std::size_t(ld * count * p.batch) * sizeof(float), purpose));
+    launch_tf32_operand(static_cast<const float*>(x), k_major, p.k, count, x_ld, stride, p.batch, rows->as<float>(),
+                        ld, segment_k, stream);
+    x = rows->as<void>(), x_ld = ld, stride = ld * count;
+  };
+  if (r.repack_a) rewrite(a_rows, p.a, p.lda, p.stride_a, p.trans_a, p.m, "wgmma GEMM: A as TF32"), p.trans_a = true;
+  if (r.repack_b) rewrite(b_rows, p.b, p.ldb, p.stride_b, !p.trans_b, p.n, "wgmma GEMM: B as TF32"), p.trans_b = false;
+  if (r.plan.splits > 1) scale_cuda(queue, ScaleMatrix<float>{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c}, p.batch);
+  launch_wgmma(input, r.plan, p, segment_k, queue.device().properties().compute_units, stream);
+}
+
+// Rewriting an operand as TF32 rows: reading it and writing its rows (3xTF32: both parts), at about the H100's
+// copy rate, plus a launch.
+constexpr double rewrite_us = 3, us_per_byte = 1 / 2.5e6;   // 2.5 TB/s
+double rewrite_cost_us(Input input, const Problem& p, std::int64_t rows) {
+  const std::int64_t segment_k = segment_of(input, p.k);
+  const double written = double(rows) * double(segment_k > 0 ? 2 * segment_k : p.k) * 4;
+  return rewrite_us + us_per_byte * double(p.batch) * (double(rows) * double(p.k) * 4 + written);
+}
 
 }  // namespace
 
-std::string kernel_for(const Device& device, Input, const Problem& p) {
-  const Route r = route_for(device, p);
+double estimated_us(const Device& device, Input input, const Problem& p) {
+  const Route r = route_for(device, input, p);
+  double us = r.plan.us;
+  if (r.repack_a) us += rewrite_cost_us(input, p, p.m);
+  if (r.repack_b) us += rewrite_cost_us(input, p, p.n);
+  return us;
+}
+
+bool applies(const Device& device, Input input, const Problem& p) {
+  return !fp32_inputs(input) || (device.is_cuda() && hopper(device) && fits(input, p));
+}
+
+std::string kernel_for(const Device& device, Input input, const Problem& p) {
+  const Route r = route_for(device, input, p);
   if (r.kernel == Kernel::simt) return "simt";
   if (r.kernel == Kernel::small_k) return "small_k";
   if (r.kernel == Kernel::gemv) return "gemv";
-  std::string name = "wgmma_128x" + std::to_string(r.plan.columns);
+  std::string name = input == Input::tf32 ? "wgmma_tf32_" : input == Input::tf32x3 ? "wgmma_tf32x3_" : "wgmma_";
+  name += "128x" + std::to_string(r.plan.columns);
   if (r.plan.splits > 1) name += "_split" + std::to_string(r.plan.splits);
-  if (r.repack_a || r.repack_b) name += "_repacked";
+  if ((r.repack_a || r.repack_b) && input != Input::tf32x3) name += "_repacked";   // 3xTF32 always rewrites
   return name;
 }
 
 void run(Queue& queue, Input input, const Problem& original) {
   const auto stream = static_cast<cudaStream_t>(queue.native_stream());
-  const Route r = route_for(queue.device(), original);
+  const Route r = route_for(queue.device(), input, original);
+  if (fp32_inputs(input)) return run_tf32(queue, input, r, original, stream);
   if (r.kernel == Kernel::simt) return launch_simt(input, original, stream);
   if (r.kernel == Kernel::small_k) return launch_small_k(input, original, stream);
   if (r.kernel == Kernel::gemv) return launch_gemv(input, original, stream);
@@ -119,7 +192,7 @@ void run(Queue& queue, Input input, const Problem& original) {
   std::optional<detail::ScratchPool::Lease> a_copy, b_copy;
   auto repack = [&](std::optional<detail::ScratchPool::Lease>& copy, const void*& x, std::int64_t& ld,
                     std::int64_t& stride, std::int64_t inner, std::int64_t outer, const char* purpose) {
-    const std::int64_t ld_copy = round_up(inner);
+    const std::int64_t ld_copy = round_up(input, inner);
     copy.emplace(queue.scratch_pool().lease(std::size_t(ld_copy * outer * p.batch * 2), purpose));
     launch_repack(x, inner, outer, ld, stride, p.batch, copy->as<void>(), ld_copy, stream);
     x = copy->as<void>(), ld = ld_copy, stride = ld_copy * outer;
@@ -128,7 +201,7 @@ void run(Queue& queue, Input input, const Problem& original) {
   if (r.repack_b) repack(b_copy, p.b, p.ldb, p.stride_b, p.trans_b ? p.n : p.k, p.trans_b ? p.k : p.n, "wgmma GEMM: B");
   if (r.plan.splits > 1)   // the parts add into beta * C
     scale_cuda(queue, ScaleMatrix<float>{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c}, p.batch);
-  launch_wgmma(input, r.plan, p, queue.device().properties().compute_units, stream);
+  launch_wgmma(input, r.plan, p, 0, queue.device().properties().compute_units, stream);
 }
 
 }  // namespace portkern::gemm_impl::cuda_wgmma

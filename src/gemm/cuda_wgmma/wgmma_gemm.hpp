@@ -1,6 +1,7 @@
-// The GEMM on Hopper's warpgroup tensor-core instructions (`wgmma`), for 16-bit inputs: C (fp32) = alpha *
-// op(A) * op(B) + beta * C with A and B bfloat16 or IEEE half, products and sums in fp32 (cuBLAS's
-// cublasGemmEx with 16BF / 16F inputs and 32F compute). Column-major BLAS semantics, strided batches; beta == 0
+// The GEMM on Hopper's warpgroup tensor-core instructions (`wgmma`): C (fp32) = alpha * op(A) * op(B) + beta * C
+// with A and B bfloat16 or IEEE half, products and sums in fp32 (cuBLAS's cublasGemmEx with 16BF / 16F inputs
+// and 32F compute), or fp32 multiplied as TF32 or 3xTF32 (cuBLAS's CUBLAS_COMPUTE_32F_FAST_TF32; 3xTF32 at about
+// IEEE SGEMM's accuracy, the cuda_native family's fast path on sm_90). Column-major BLAS semantics, strided batches; beta == 0
 // never reads C. Plain C++ here (no CUDA types): the choice of kernel is wgmma_gemm.cpp, the kernels are
 // launch.hpp's.
 //
@@ -27,13 +28,16 @@
 
 namespace portkern::gemm_impl::cuda_wgmma {
 
-enum class Input { bf16, f16 };
+// What A and B hold and how they are multiplied: bfloat16 or IEEE half values; or fp32 values multiplied as
+// TF32 (10-bit mantissas, rounded to nearest) or as 3xTF32 (each value split into two TF32 parts, the three
+// largest of the four products summed: an error of the order of IEEE SGEMM's).
+enum class Input { bf16, f16, tf32, tf32x3 };
 
 struct Problem {
   bool trans_a = false, trans_b = false;
   std::int64_t m = 0, n = 0, k = 0;
   float alpha = 1;
-  const void* a = nullptr;   // 16-bit values of `Input`
+  const void* a = nullptr;   // values of `Input` (16-bit, or fp32)
   std::int64_t lda = 0, stride_a = 0;
   const void* b = nullptr;
   std::int64_t ldb = 0, stride_b = 0;
@@ -43,14 +47,23 @@ struct Problem {
   std::int64_t batch = 1;
 };
 
+// Whether `run` takes p on `device`: always for 16-bit inputs; fp32 ones (TF32, 3xTF32) need compute capability
+// 9.0 (they have no fallback: the caller's other kernels serve other GPUs).
+bool applies(const Device& device, Input input, const Problem& p);
+
+// The cost model's time for `run` on `p` (microseconds, fp32 inputs: rewriting the operands included), for
+// callers choosing between it and other kernels; requires `applies`.
+double estimated_us(const Device& device, Input input, const Problem& p);
+
 // Runs on the queue's stream (its device current); m, n, k, batch > 0 (the caller's quick returns), arguments
-// already checked. Operands the copy engine cannot read are first copied into the queue's scratch memory.
-// Errors throw portkern::Error.
+// already checked, `applies`. Operands the copy engine cannot read are first copied into the queue's scratch
+// memory (fp32 ones as K-major TF32 rows). Errors throw portkern::Error.
 void run(Queue& queue, Input input, const Problem& p);
 
-// The kernel `run` launches for `p` on `device`: "wgmma_128x<BN>", with "_split<S>" when k is split
-// into S parts and "_repacked" when an operand is copied first; "small_k" (k <= 16, or k <= 32 with n <= 32:
-// fp32 FMA, bound by writing C), "gemv" (m == 1, B not transposed), or "simt".
+// The kernel `run` launches for `p` on `device`: "wgmma_128x<BN>" (fp32 inputs: "wgmma_tf32_128x<BN>",
+// "wgmma_tf32x3_128x<BN>"), with "_split<S>" when k is split into S parts and "_repacked" when an operand is
+// copied first (3xTF32 always rewrites both: not named); "small_k" (k <= 16, or k <= 32 with n <= 32: fp32 FMA,
+// bound by writing C), "gemv" (m == 1, B not transposed), or "simt".
 std::string kernel_for(const Device& device, Input input, const Problem& p);
 
 }  // namespace portkern::gemm_impl::cuda_wgmma

@@ -1,8 +1,8 @@
 // The wgmma GEMM's kernel (wgmma_gemm.hpp says what it computes): a warp-specialised pipeline of TMA copies
 // and warpgroup MMAs on sm_90a.
 //
-// Shared memory, per stage s of `Stages`: A's k-tile (128 rows of m, 128 bytes of k each: 64 16-bit values),
-// then B's (BN rows of n). A K-major operand (k contiguous in memory) is one TMA box of 128 (or BN) rows x 128
+// Shared memory, per stage s of `Stages`: A's k-tile (128 rows of m, 128 bytes of k each: 64 16-bit values or
+// 32 fp32 ones read as TF32), then B's (BN rows of n). A K-major operand (k contiguous in memory) is one TMA box of 128 (or BN) rows x 128
 // bytes; an M/N-major one is boxes of 64 values of m (or n) x 64 rows of k, one per 64 rows of the tile, 8 KiB
 // apart. Both are written with the 128-byte swizzle, which the matrix descriptors name, so that neither the
 // copy nor the tensor cores meet bank conflicts.
@@ -12,6 +12,10 @@
 // that read stage s complete. The producer waits on empty[s] before refilling s, the consumers on full[s].
 // Phase parity: the r-th use of stage s waits parity r & 1 on full, (r & 1) ^ 1 on empty (a fresh barrier
 // counts its preceding phase, parity 1, as complete, so round 0 does not wait).
+//
+// 3xTF32 (Passes = 3): A and B are K-major fp32 rows holding each value's TF32 part ("big") and, segment_k
+// values further along k, the TF32 part of what remains ("small"); each k-tile is multiplied three times, big A
+// by big B, big A by small B, small A by big B, into the same fp32 sums (split_tf32.cu writes the parts).
 #pragma once
 
 #include <cuda.h>
@@ -40,6 +44,10 @@ template <>
 struct Element<F16> {
   static constexpr int bytes = 2, depth = 16;
 };
+template <>
+struct Element<Tf32> {   // fp32 in memory; the tensor cores read its top 19 bits
+  static constexpr int bytes = 4, depth = 8;
+};
 
 template <class Type, int BN, int Stages>
 struct Layout {
@@ -58,8 +66,9 @@ struct Output {
   std::int64_t m, n, ldc, stride_c;
   float alpha, beta;
   float* c;
-  int tiles_m, tiles_n, k_tiles;
+  int tiles_m, tiles_n, k_tiles;   // k_tiles counts each pass over a k-tile (Passes per k-tile)
   int splits, k_tiles_per_split;
+  int segment_k;   // 3xTF32: where the small parts start along k
   int batch0;   // the first problem of this launch
   int items;
 };
@@ -137,8 +146,9 @@ __device__ __forceinline__ Item item_of(int id, const Output& out) {
 
 #endif
 
-// AKMajor / BKMajor: whether op(A) / op(B) has k contiguous in memory (A transposed, B not transposed).
-template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor>
+// AKMajor / BKMajor: whether op(A) / op(B) has k contiguous in memory (A transposed, B not transposed); Passes:
+// 1, or 3 for 3xTF32.
+template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor, int Passes = 1>
 __global__ void __launch_bounds__(threads, 1)
     gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, const Output out) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -171,18 +181,21 @@ __global__ void __launch_bounds__(threads, 1)
         std::uint8_t* const a = smem + s * L::stage_bytes;
         std::uint8_t* const b = a + L::a_bytes;
         barrier_expect_bytes(&full[s], L::stage_bytes);
-        const int k0 = (item.first_tile + kt) * L::bk;
+        // Pass 0 multiplies the big parts, pass 1 big A by small B, pass 2 small A by big B.
+        const int pass = (item.first_tile + kt) % Passes;
+        const int k0 = (item.first_tile + kt) / Passes * L::bk;
+        const int ka = k0 + (pass == 2 ? out.segment_k : 0), kb = k0 + (pass == 1 ? out.segment_k : 0);
         if constexpr (AKMajor) {
-          copy_box(a, map_a, &full[s], k0, m0, item.problem);
+          copy_box(a, map_a, &full[s], ka, m0, item.problem);
         } else {
           for (int i = 0; i < block_m / atom_rows; ++i)
-            copy_box(a + i * L::mn_box_bytes, map_a, &full[s], m0 + i * atom_rows, k0, item.problem);
+            copy_box(a + i * L::mn_box_bytes, map_a, &full[s], m0 + i * atom_rows, ka, item.problem);
         }
         if constexpr (BKMajor) {
-          copy_box(b, map_b, &full[s], k0, n0, item.problem);
+          copy_box(b, map_b, &full[s], kb, n0, item.problem);
         } else {
           for (int i = 0; i < BN / atom_rows; ++i)
-            copy_box(b + i * L::mn_box_bytes, map_b, &full[s], n0 + i * atom_rows, k0, item.problem);
+            copy_box(b + i * L::mn_box_bytes, map_b, &full[s], n0 + i * atom_rows, kb, item.problem);
         }
       }
     }
@@ -190,8 +203,8 @@ __global__ void __launch_bounds__(threads, 1)
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
     const int consumer = warpgroup - 1, lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
 
-    // Per k-step of 16 values: K-major tiles advance 32 bytes along their swizzled rows, MN-major ones 16 rows
-    // of k.
+    // Per k-step (16 16-bit values, 8 TF32 ones): K-major tiles advance 32 bytes along their swizzled rows,
+    // MN-major ones 16 rows of k.
     constexpr std::uint32_t k_step_bytes = Element<Type>::depth * Element<Type>::bytes;
     constexpr std::uint32_t a_step = AKMajor ? k_step_bytes : Element<Type>::depth * row_bytes;
     constexpr std::uint32_t b_step = BKMajor ? k_step_bytes : Element<Type>::depth * row_bytes;
@@ -204,23 +217,47 @@ __global__ void __launch_bounds__(threads, 1)
       float d[BN / 2];
 #pragma unroll
       for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
+      // 3xTF32 sums each k-tile's three passes apart, in `part`, and adds them to d with fp32 FADDs (round to
+      // nearest): the tensor cores' own fp32 sums truncate, an error that grows with k to ~2^-24 * k/8 of the
+      // result (measured 65x IEEE SGEMM's at k = 8192). The adds wait for the k-tile's products, which the other
+      // consumer warpgroup's products overlap (adding up every 2 k-tiles instead measured 3-9% slower).
+      constexpr bool promote = Passes > 1;
+      float part[promote ? BN / 2 : 1];
+      bool held = false;   // the previous stage is still read by products in flight
       for (int kt = 0; kt < item.k_tiles; ++kt, ++step) {
         const int s = step % Stages;
         barrier_wait(&full[s], (step / Stages) & 1);
         const std::uint32_t a = stage0 + s * L::stage_bytes + consumer * (atom_rows * row_bytes);
         const std::uint32_t b = stage0 + s * L::stage_bytes + L::a_bytes;
+        const int pass = kt % Passes;   // parts of k start on a k-tile's first pass
         asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
-        for (int j = 0; j < L::steps; ++j)
-          wgmma<AKMajor ? 0 : 1, BKMajor ? 0 : 1>(Wgmma<BN, Type>{}, d, descriptor(a + j * a_step, a_leading, 1024),
-                                                  descriptor(b + j * b_step, b_leading, 1024), 1);
+        for (int j = 0; j < L::steps; ++j) {
+          const std::uint64_t da = descriptor(a + j * a_step, a_leading, 1024);
+          const std::uint64_t db = descriptor(b + j * b_step, b_leading, 1024);
+          if constexpr (promote) wgmma<0, 0>(Wgmma<BN, Type>{}, part, da, db, pass > 0 || j > 0);
+          else wgmma<AKMajor ? 0 : 1, BKMajor ? 0 : 1>(Wgmma<BN, Type>{}, d, da, db, 1);
+        }
         asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-        // All but this k-tile's group are done: the previous stage is free.
-        asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
-        if (kt > 0 && lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);
+        if (promote && pass == Passes - 1) {   // the k-tile's sums are complete: both stages are free
+          asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+          if (lane == 0) {
+            if (held) barrier_arrive(&empty[(step - 1) % Stages]);
+            barrier_arrive(&empty[s]);
+          }
+          held = false;
+#pragma unroll
+          for (int i = 0; i < BN / 2; ++i) d[i] += part[i];
+        } else {   // all but this k-tile's products are done: the previous stage is free
+          asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+          if (held && lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);
+          held = true;
+        }
       }
-      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-      if (lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);   // the item's last stage
+      if (held) {   // the item's last stage
+        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+        if (lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);
+      }
 
       // The accumulator layout of m64nN: thread (warp, lane) holds rows warp*16 + lane/4 (+8) and, per 8
       // columns j, columns 8j + 2*(lane%4) (+1): d[4j + 2h + q] is row +8h, column +q.

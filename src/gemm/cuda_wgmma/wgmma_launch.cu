@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <mutex>
 #include <string>
+#include <cstdint>
 #include <type_traits>
 
 #include "gemm/cuda_wgmma/launch.hpp"
@@ -35,11 +36,31 @@ Encode encoder() {
   return encode;
 }
 
-// A 3-D tensor map over a strided batch of column-major 16-bit matrices: `inner` values contiguous, `outer`
-// columns ld apart, problems `stride` apart; boxes of box_inner x box_outer, 128-byte swizzle, zeros outside.
-CUtensorMap tensor_map(Input input, const void* base, std::int64_t inner, std::int64_t outer, std::int64_t ld,
-                       std::int64_t batch, std::int64_t stride, int box_inner, int box_outer) {
-  constexpr std::int64_t bytes = 2;
+// The copy engine's view of one element type.
+template <class Type>
+struct Stored;
+template <>
+struct Stored<Bf16> {
+  static constexpr std::int64_t bytes = 2;
+  static constexpr CUtensorMapDataType type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+};
+template <>
+struct Stored<F16> {
+  static constexpr std::int64_t bytes = 2;
+  static constexpr CUtensorMapDataType type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+};
+template <>
+struct Stored<Tf32> {   // fp32 values, copied as they are (the tensor cores read their top 19 bits)
+  static constexpr std::int64_t bytes = 4;
+  static constexpr CUtensorMapDataType type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+};
+
+// A 3-D tensor map over a strided batch of column-major matrices: `inner` values contiguous, `outer` columns ld
+// apart, problems `stride` apart; boxes of box_inner x box_outer, 128-byte swizzle, zeros outside.
+template <class Type>
+CUtensorMap tensor_map(const void* base, std::int64_t inner, std::int64_t outer, std::int64_t ld, std::int64_t batch,
+                       std::int64_t stride, int box_inner, int box_outer, CUtensorMapDataType type = Stored<Type>::type) {
+  constexpr std::int64_t bytes = Stored<Type>::bytes;
   const cuuint64_t dims[3] = {cuuint64_t(inner), cuuint64_t(outer), cuuint64_t(batch)};
   // One problem: any valid stride (a multiple of 16 bytes) for its single index.
   const std::int64_t problem_bytes = batch > 1 ? stride * bytes : (ld * outer * bytes + 15) / 16 * 16;
@@ -47,10 +68,8 @@ CUtensorMap tensor_map(Input input, const void* base, std::int64_t inner, std::i
   const cuuint32_t box[3] = {cuuint32_t(box_inner), cuuint32_t(box_outer), 1};
   const cuuint32_t element_strides[3] = {1, 1, 1};
   CUtensorMap map{};
-  const CUresult r = encoder()(&map,
-                               input == Input::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-                               3, const_cast<void*>(base), dims, strides, box, element_strides,
-                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+  const CUresult r = encoder()(&map, type, 3, const_cast<void*>(base), dims, strides, box,
+                               element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     fail(who, "cuTensorMapEncodeTiled failed (" + std::to_string(int(r)) + ") for a " + std::to_string(inner) + " x " +
@@ -58,27 +77,35 @@ CUtensorMap tensor_map(Input input, const void* base, std::int64_t inner, std::i
   return map;
 }
 
-template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor>
-void launch(const Problem& p, int splits, int multiprocessors, cudaStream_t stream) {
+template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor, int Passes>
+void launch(const Problem& p, int splits, std::int64_t segment_k, int multiprocessors, cudaStream_t stream) {
   using L = kernel::Layout<Type, BN, Stages>;
-  auto* const k = &kernel::gemm<Type, BN, Stages, AKMajor, BKMajor>;
+  auto* const k = &kernel::gemm<Type, BN, Stages, AKMajor, BKMajor, Passes>;
   static std::once_flag raised;
   std::call_once(raised, [&] {
     check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, L::smem_bytes),
           "cudaFuncSetAttribute(max dynamic shared memory)");
   });
-  const Input input = std::is_same_v<Type, Bf16> ? Input::bf16 : Input::f16;
   constexpr int mn_box = kernel::atom_rows;
-  const CUtensorMap map_a = AKMajor ? tensor_map(input, p.a, p.k, p.m, p.lda, p.batch, p.stride_a, L::bk, kernel::block_m)
-                                    : tensor_map(input, p.a, p.m, p.k, p.lda, p.batch, p.stride_a, mn_box, L::bk);
-  const CUtensorMap map_b = BKMajor ? tensor_map(input, p.b, p.k, p.n, p.ldb, p.batch, p.stride_b, L::bk, BN)
-                                    : tensor_map(input, p.b, p.n, p.k, p.ldb, p.batch, p.stride_b, mn_box, L::bk);
-  const int k_tiles = int((p.k + L::bk - 1) / L::bk);
-  const int per_split = (k_tiles + splits - 1) / splits;
-  splits = (k_tiles + per_split - 1) / per_split;   // no empty part
+  // 3xTF32: each row holds both parts, the small one segment_k values after the big one.
+  const std::int64_t k_extent = Passes == 3 ? 2 * segment_k : p.k;
+  // TF32 read in place: the copy engine rounds fp32 to TF32 on the way (3xTF32's parts are copied as they
+  // are: the tensor cores' truncation of the small parts, stored plus half a TF32 ulp, rounds them).
+  constexpr CUtensorMapDataType type =
+      std::is_same_v<Type, Tf32> && Passes == 1 ? CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 : Stored<Type>::type;
+  const CUtensorMap map_a =
+      AKMajor ? tensor_map<Type>(p.a, k_extent, p.m, p.lda, p.batch, p.stride_a, L::bk, kernel::block_m, type)
+              : tensor_map<Type>(p.a, p.m, k_extent, p.lda, p.batch, p.stride_a, mn_box, L::bk, type);
+  const CUtensorMap map_b = BKMajor ? tensor_map<Type>(p.b, k_extent, p.n, p.ldb, p.batch, p.stride_b, L::bk, BN, type)
+                                    : tensor_map<Type>(p.b, p.n, k_extent, p.ldb, p.batch, p.stride_b, mn_box, L::bk, type);
+  // A part of k holds whole k-tiles, all their passes (3xTF32 sums a k-tile's passes before adding them up).
+  const int whole_tiles = int((p.k + L::bk - 1) / L::bk);
+  const int per_split = (whole_tiles + splits - 1) / splits;
+  splits = (whole_tiles + per_split - 1) / per_split;   // no empty part
+  const int k_tiles = whole_tiles * Passes;
   kernel::Output out{p.m, p.n, p.ldc, p.stride_c, p.alpha, p.beta, p.c,
                      int((p.m + kernel::block_m - 1) / kernel::block_m), int((p.n + BN - 1) / BN),
-                     k_tiles, splits, per_split, 0, 0};
+                     k_tiles, splits, per_split * Passes, int(segment_k), 0, 0};
   // Items of one launch fit an int.
   const std::int64_t per_problem = std::int64_t(out.tiles_m) * out.tiles_n * splits;
   const std::int64_t per_launch = std::max<std::int64_t>(1, (std::int64_t(1) << 31) / per_problem - 1);
@@ -92,29 +119,44 @@ void launch(const Problem& p, int splits, int multiprocessors, cudaStream_t stre
 }
 
 template <class Type, int BN, int Stages>
-void launch_transposes(const Problem& p, int splits, int multiprocessors, cudaStream_t stream) {
+void launch_transposes(const Problem& p, Plan plan, std::int64_t segment_k, int multiprocessors, cudaStream_t stream) {
   const bool a_k = p.trans_a, b_k = !p.trans_b;   // which operands have k contiguous
-  if (a_k && b_k) return launch<Type, BN, Stages, true, true>(p, splits, multiprocessors, stream);
-  if (a_k) return launch<Type, BN, Stages, true, false>(p, splits, multiprocessors, stream);
-  if (b_k) return launch<Type, BN, Stages, false, true>(p, splits, multiprocessors, stream);
-  launch<Type, BN, Stages, false, false>(p, splits, multiprocessors, stream);
+  if constexpr (std::is_same_v<Type, Tf32>) {   // the tf32 instructions read K-major operands only
+    if (!a_k || !b_k) fail(who, "TF32 operands must have k contiguous (wgmma_gemm.cpp rewrites them)");
+    if constexpr (BN < 256) {   // 3xTF32 keeps two accumulators: 256 columns would need 256 registers
+      if (segment_k > 0) return launch<Type, BN, Stages, true, true, 3>(p, plan.splits, segment_k, multiprocessors, stream);
+    } else {
+      if (segment_k > 0) fail(who, "3xTF32 runs on tiles of 64 or 128 columns");
+    }
+    return launch<Type, BN, Stages, true, true, 1>(p, plan.splits, 0, multiprocessors, stream);
+  } else {
+    if (a_k && b_k) return launch<Type, BN, Stages, true, true, 1>(p, plan.splits, 0, multiprocessors, stream);
+    if (a_k) return launch<Type, BN, Stages, true, false, 1>(p, plan.splits, 0, multiprocessors, stream);
+    if (b_k) return launch<Type, BN, Stages, false, true, 1>(p, plan.splits, 0, multiprocessors, stream);
+    launch<Type, BN, Stages, false, false, 1>(p, plan.splits, 0, multiprocessors, stream);
+  }
 }
 
 template <class Type>
-void launch_type(Plan plan, const Problem& p, int multiprocessors, cudaStream_t stream) {
+void launch_type(Plan plan, const Problem& p, std::int64_t segment_k, int multiprocessors, cudaStream_t stream) {
   switch (plan.columns) {
-    case 256: return launch_transposes<Type, 256, 4>(p, plan.splits, multiprocessors, stream);
-    case 128: return launch_transposes<Type, 128, 6>(p, plan.splits, multiprocessors, stream);
-    case 64: return launch_transposes<Type, 64, 8>(p, plan.splits, multiprocessors, stream);
+    case 256: return launch_transposes<Type, 256, 4>(p, plan, segment_k, multiprocessors, stream);
+    case 128: return launch_transposes<Type, 128, 6>(p, plan, segment_k, multiprocessors, stream);
+    case 64: return launch_transposes<Type, 64, 8>(p, plan, segment_k, multiprocessors, stream);
   }
   fail(who, "no wgmma tile of " + std::to_string(plan.columns) + " columns");
 }
 
 }  // namespace
 
-void launch_wgmma(Input input, Plan plan, const Problem& p, int multiprocessors, cudaStream_t stream) {
-  if (input == Input::bf16) return launch_type<Bf16>(plan, p, multiprocessors, stream);
-  launch_type<F16>(plan, p, multiprocessors, stream);
+void launch_wgmma(Input input, Plan plan, const Problem& p, std::int64_t segment_k, int multiprocessors,
+                  cudaStream_t stream) {
+  switch (input) {
+    case Input::bf16: return launch_type<Bf16>(plan, p, 0, multiprocessors, stream);
+    case Input::f16: return launch_type<F16>(plan, p, 0, multiprocessors, stream);
+    case Input::tf32: return launch_type<Tf32>(plan, p, 0, multiprocessors, stream);
+    case Input::tf32x3: return launch_type<Tf32>(plan, p, segment_k, multiprocessors, stream);
+  }
 }
 
 }  // namespace portkern::gemm_impl::cuda_wgmma
