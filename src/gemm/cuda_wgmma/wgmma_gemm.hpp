@@ -1,24 +1,28 @@
 // The GEMM on Hopper's warpgroup tensor-core instructions (`wgmma`): C (fp32) = alpha * op(A) * op(B) + beta * C
 // with A and B bfloat16 or IEEE half, products and sums in fp32 (cuBLAS's cublasGemmEx with 16BF / 16F inputs
-// and 32F compute), or fp32 multiplied as TF32 or 3xTF32 (cuBLAS's CUBLAS_COMPUTE_32F_FAST_TF32; 3xTF32 at about
-// IEEE SGEMM's accuracy, the cuda_native family's fast path on sm_90). Column-major BLAS semantics, strided batches; beta == 0
-// never reads C. Plain C++ here (no CUDA types): the choice of kernel is wgmma_gemm.cpp, the kernels are
-// launch.hpp's.
+// and 32F compute), or fp32 multiplied as TF32 (CUBLAS_COMPUTE_32F_FAST_TF32) or as 3xTF32, at IEEE SGEMM's
+// accuracy (the cuda_native family's wgmma configurations on sm_90). Column-major BLAS semantics, strided
+// batches; beta == 0 never reads C. Plain C++ here (no CUDA types): the choice of kernel is wgmma_gemm.cpp, the
+// kernels are launch.hpp's.
 //
 // What it computes with (wgmma_kernel.cuh): a persistent grid, one thread block per multiprocessor, walking
 // 128 x BN tiles of C (BN 256, 128 or 64) with three warpgroups. The producer's one thread issues the tensor
 // memory accelerator's copies (TMA) of 128-byte-swizzled k-tiles of A and B into a ring of shared-memory
 // stages, each completing on an mbarrier; two consumer warpgroups each multiply 64 rows of the tile with
 // `wgmma.mma_async` reading both operands from shared memory, and free a stage as soon as the products that
-// read it are done. Either operand may be K- or M/N-major (all four transposes). Where the tiles are fewer than
-// the multiprocessors, k is split into parts that add into C atomically. The copy engine needs 16-byte aligned
-// A and B with lda, ldb and batch strides multiples of 8; an operand without them is copied first. Small k
-// (small_k.cu) and single rows (gemv.cu) take fp32 kernels bound by memory; GPUs other than compute capability
-// 9.0 a plain SIMT kernel (correct anywhere, not fast).
+// read it are done. 16-bit operands may be K- or M/N-major (all four transposes); TF32 ones must be K-major, so
+// fp32 operands are rewritten first as K-major TF32 rows (tf32_operand.cu; 3xTF32 always, both parts; TF32
+// where not K-major or aligned), and 3xTF32 multiplies each k-tile three times, summing a k-tile apart before
+// adding it to C's sums in round-to-nearest fp32 (the tensor cores' sums truncate). Where the tiles are fewer
+// than the multiprocessors, k is split into parts that add into C atomically. The copy engine needs 16-byte
+// aligned A and B with leading dimensions and batch strides multiples of 16 bytes; an operand without them is
+// copied first. Small k (small_k.cu) and single rows (gemv.cu) of 16-bit inputs take fp32 kernels bound by
+// memory; GPUs other than compute capability 9.0 a plain SIMT kernel (correct anywhere, not fast).
 //
-// When it wins: products of 16-bit operands with m and n of a few hundred and more, k of 3-32 with few
-// columns (docs/precision.md has the figures beside cuBLAS); it loses on products of 16-64 rows and on
-// operands that must be copied first.
+// When it wins: products of 16-bit operands with m and n of a few hundred and more, k of 3-32 with few columns;
+// fp32 squares of 1024 and more (3xTF32 1.3-2.1x cuBLAS SGEMM). It loses on products of 16-64 rows, on
+// operands that must be copied first, and on fp32 products whose A is large and must be transposed (networks'
+// tall NN products: 0.3-0.6x). docs/precision.md has the figures beside cuBLAS.
 #pragma once
 
 #include <cstdint>
