@@ -31,8 +31,8 @@ std::int64_t segment_of(Input input, std::int64_t k) {
   return input == Input::tf32x3 ? (k + k_tile_of(input) - 1) / k_tile_of(input) * k_tile_of(input) : 0;
 }
 
-// PORTKERN_WGMMA_KERNEL=64|128|256 forces the wgmma pipeline at a tile width, =small_k, =gemv or =simt those
-// kernels where they apply (measurement and tests only).
+// PORTKERN_WGMMA_KERNEL=64|128|256 forces the wgmma pipeline at a tile width (3xTF32: 256 gives 128, its widest),
+// =small_k, =gemv or =simt those kernels where they apply to 16-bit inputs (measurement and tests only).
 std::string_view forced() {
   const char* f = std::getenv("PORTKERN_WGMMA_KERNEL");
   return f ? f : "";
