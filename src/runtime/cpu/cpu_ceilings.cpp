@@ -19,8 +19,9 @@ using clock = std::chrono::steady_clock;
 
 // FLOP/s of `iterations` rounds of 12 independent FMA chains per thread, all threads at once, in vectors of
 // `bytes`. The chains are named variables (GCC keeps an array of vectors on the stack), each pinned to a
-// register by an empty asm so the compiler can neither fold nor spill it. Stamped out once per instruction set
-// (each function carries its target; the parallel region's body is outlined with it).
+// register by an empty asm so the compiler can neither fold nor spill it. Stamped out once per instruction set:
+// the chains run in a function of their own carrying the target, called from the parallel region (clang
+// outlines a region's body without its enclosing function's target, where 64-byte vectors have no register).
 #if defined(__x86_64__) || defined(__i386__)
 #define PORTKERN_TARGET(isa) __attribute__((target(isa)))
 #define PORTKERN_VECTOR_REGISTER "+v"
@@ -30,31 +31,35 @@ using clock = std::chrono::steady_clock;
 #endif
 #define PORTKERN_FMA_LOOP(function, target_isa, bytes)                                                              \
   template <class T>                                                                                               \
-  PORTKERN_TARGET(target_isa) double function(long iterations) {                                                   \
+  PORTKERN_TARGET(target_isa) __attribute__((noinline)) T function##_chains(long iterations, int thread) {         \
     using V [[gnu::vector_size(bytes)]] = T;                                                                       \
+    const V a = V{} + T(0.999), b = V{} + T(0.001);                                                                \
+    V x0 = V{} + T(thread), x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3, x4 = x0 + 4, x5 = x0 + 5, x6 = x0 + 6,          \
+      x7 = x0 + 7, x8 = x0 + 8, x9 = x0 + 9, x10 = x0 + 10, x11 = x0 + 11;                                         \
+    for (long i = 0; i < iterations; ++i) {                                                                        \
+      x0 = x0 * a + b, x1 = x1 * a + b, x2 = x2 * a + b, x3 = x3 * a + b, x4 = x4 * a + b, x5 = x5 * a + b;         \
+      x6 = x6 * a + b, x7 = x7 * a + b, x8 = x8 * a + b, x9 = x9 * a + b, x10 = x10 * a + b, x11 = x11 * a + b;     \
+      asm volatile("" : PORTKERN_VECTOR_REGISTER(x0), PORTKERN_VECTOR_REGISTER(x1), PORTKERN_VECTOR_REGISTER(x2),    \
+                   PORTKERN_VECTOR_REGISTER(x3), PORTKERN_VECTOR_REGISTER(x4), PORTKERN_VECTOR_REGISTER(x5));       \
+      asm volatile("" : PORTKERN_VECTOR_REGISTER(x6), PORTKERN_VECTOR_REGISTER(x7), PORTKERN_VECTOR_REGISTER(x8),    \
+                   PORTKERN_VECTOR_REGISTER(x9), PORTKERN_VECTOR_REGISTER(x10), PORTKERN_VECTOR_REGISTER(x11));     \
+    }                                                                                                              \
+    const V total = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9 + x10 + x11;                                   \
+    return total[0];                                                                                               \
+  }                                                                                                                \
+  template <class T>                                                                                               \
+  double function(long iterations) {                                                                               \
     constexpr int chains = 12, lanes = bytes / sizeof(T);                                                          \
     double seconds = 0;                                                                                            \
     int threads = 1;                                                                                               \
+    clock::time_point start;                                                                                       \
     T sink = 0;                                                                                                    \
     _Pragma("omp parallel reduction(+ : sink)") {                                                                  \
       _Pragma("omp single") threads = omp_get_num_threads();                                                       \
-      const V a = V{} + T(0.999), b = V{} + T(0.001);                                                              \
-      V x0 = V{} + T(omp_get_thread_num()), x1 = x0 + 1, x2 = x0 + 2, x3 = x0 + 3, x4 = x0 + 4, x5 = x0 + 5,       \
-        x6 = x0 + 6, x7 = x0 + 7, x8 = x0 + 8, x9 = x0 + 9, x10 = x0 + 10, x11 = x0 + 11;                          \
-      _Pragma("omp barrier");                                                                                      \
-      const auto start = clock::now();                                                                             \
-      for (long i = 0; i < iterations; ++i) {                                                                      \
-        x0 = x0 * a + b, x1 = x1 * a + b, x2 = x2 * a + b, x3 = x3 * a + b, x4 = x4 * a + b, x5 = x5 * a + b;       \
-        x6 = x6 * a + b, x7 = x7 * a + b, x8 = x8 * a + b, x9 = x9 * a + b, x10 = x10 * a + b, x11 = x11 * a + b;   \
-        asm volatile("" : PORTKERN_VECTOR_REGISTER(x0), PORTKERN_VECTOR_REGISTER(x1), PORTKERN_VECTOR_REGISTER(x2),  \
-                     PORTKERN_VECTOR_REGISTER(x3), PORTKERN_VECTOR_REGISTER(x4), PORTKERN_VECTOR_REGISTER(x5));     \
-        asm volatile("" : PORTKERN_VECTOR_REGISTER(x6), PORTKERN_VECTOR_REGISTER(x7), PORTKERN_VECTOR_REGISTER(x8),  \
-                     PORTKERN_VECTOR_REGISTER(x9), PORTKERN_VECTOR_REGISTER(x10), PORTKERN_VECTOR_REGISTER(x11));   \
-      }                                                                                                            \
+      _Pragma("omp single") start = clock::now();   /* its implicit barrier starts every thread together */       \
+      sink += function##_chains<T>(iterations, omp_get_thread_num());                                              \
       _Pragma("omp barrier");                                                                                      \
       _Pragma("omp single") seconds = std::chrono::duration<double>(clock::now() - start).count();                 \
-      const V total = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7 + x8 + x9 + x10 + x11;                                 \
-      sink += total[0];                                                                                            \
     }                                                                                                              \
     (void)sink;                                                                                                    \
     return 2.0 * chains * lanes * double(iterations) * threads / seconds / 1e9;                                    \
