@@ -49,12 +49,22 @@ struct ConfigName {
   }
 };
 
+// Whether the first GPU (present: the caller checked) has compute capability 9.0, where the wgmma kernels run.
+inline bool hopper() { return Device::cuda(0).properties().arch == "sm_90"; }
+
 }  // namespace portkern::testing
 
 // Skips the test (reported as skipped by CTest) when no GPU is present.
 #define PORTKERN_REQUIRE_GPU()                                                       \
   do {                                                                               \
     if (::portkern::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA GPU present"; \
+  } while (0)
+
+// Skips the test unless a GPU of compute capability 9.0 is present (the wgmma kernels, src/gemm/cuda_wgmma/).
+#define PORTKERN_REQUIRE_HOPPER()                                                                     \
+  do {                                                                                                \
+    PORTKERN_REQUIRE_GPU();                                                                           \
+    if (!::portkern::testing::hopper()) GTEST_SKIP() << "the wgmma kernels need compute capability 9.0"; \
   } while (0)
 
 // Expects `statement` to throw portkern::Error whose message contains `text`.

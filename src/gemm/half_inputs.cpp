@@ -66,8 +66,7 @@ void gemm_half_inputs(Queue& queue, Op trans_a, Op trans_b, const gemm_impl::Gem
 #if PORTKERN_HAVE_CUDA
   using gemm_impl::cuda_wgmma::Input;
   gemm_impl::cuda_wgmma::run(queue, std::is_same_v<In, bfloat16> ? Input::bf16 : Input::f16,
-                             {ta, tb, p.m, p.n, p.k, p.alpha, p.a, p.lda, p.stride_a, p.b, p.ldb, p.stride_b, p.beta,
-                              p.c, p.ldc, p.stride_c, p.batch});
+                             gemm_impl::cuda_wgmma::problem_of(ta, tb, p));
 #else
   fail(fn, "this build has no GPU back end for " + queue.device().name());
 #endif

@@ -35,9 +35,6 @@ std::string kernel_for(bool ta, bool tb, const HalfCase& s, const void* a, std::
 #endif
 }
 
-// Compute capability 9.0: the wgmma kernels run (the test's callers have checked that a GPU is present).
-bool hopper() { return Device::cuda(0).properties().arch == "sm_90"; }
-
 // One product through portkern::gemm on the GPU; returns the kernel that ran it.
 template <class In>
 std::string run_on_gpu(Queue& q, const HalfCase& s, bool ta, bool tb, float alpha, float beta, HalfOperands<In>& o) {
@@ -83,8 +80,7 @@ bool contains(const std::string& s, const char* part) { return s.find(part) != s
 // Each tile width, forced through PORTKERN_WGMMA_KERNEL (wgmma_gemm.cpp), on every case; k split into parts
 // on some cases and not on others.
 TEST(GemmBf16Cuda, WgmmaMatchesFloat64) {
-  PORTKERN_REQUIRE_GPU();
-  if (!hopper()) GTEST_SKIP() << "the wgmma kernels need compute capability 9.0";
+  PORTKERN_REQUIRE_HOPPER();
   for (const char* width : {"64", "128", "256"}) {
     SCOPED_TRACE(std::string("tile width ") + width);
     ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
@@ -101,8 +97,7 @@ TEST(GemmBf16Cuda, WgmmaMatchesFloat64) {
 // Odd leading dimensions: the operands are copied for the copy engine first (small k and single rows take
 // their own kernels).
 TEST(GemmBf16Cuda, RepackedOperandsMatchFloat64) {
-  PORTKERN_REQUIRE_GPU();
-  if (!hopper()) GTEST_SKIP() << "the wgmma kernels need compute capability 9.0";
+  PORTKERN_REQUIRE_HOPPER();
   const auto kernels = check_cases(Lds::odd, [](const std::string& kernel) {
     if (kernel == "small_k" || kernel == "gemv") return;
     EXPECT_EQ(kernel.rfind("wgmma_", 0), 0u);

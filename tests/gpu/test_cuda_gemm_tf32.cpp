@@ -17,12 +17,6 @@
 namespace portkern::testing {
 namespace {
 
-bool hopper() { return Device::cuda(0).properties().arch == "sm_90"; }
-
-#define PORTKERN_REQUIRE_HOPPER()                                                                  \
-  PORTKERN_REQUIRE_GPU();                                                                          \
-  if (!hopper()) GTEST_SKIP() << "the wgmma kernels need compute capability 9.0"
-
 // 3xTF32 (wgmma_x3) at the accurate precision, TF32 (wgmma_tf32) at tf32.
 GemmChoice wgmma_at(Precision precision) {
   return {"cuda_native", precision == Precision::tf32 ? "cuda_native/wgmma_tf32" : "cuda_native/wgmma_x3", precision};

@@ -62,10 +62,6 @@ Arithmetic cuda_native_arithmetic(std::string_view config, Precision precision) 
   return tensor_cores ? Arithmetic::tf32x3 : Arithmetic::ieee;
 }
 
-cuda_wgmma::Problem wgmma_problem(bool ta, bool tb, const GemmArgs<float>& p) {
-  return {ta, tb, p.m, p.n, p.k, p.alpha, p.a, p.lda, p.stride_a, p.b, p.ldb, p.stride_b, p.beta, p.c, p.ldc,
-          p.stride_c, p.batch};
-}
 // auto's choice of the wgmma pipeline: where cuda_native::choose picks the tensor cores, the GPU has wgmma and
 // its cost model (operand copies included) finishes before the mma.sync kernels at their best rate
 // (tf32x3_best_flops_per_us, measured on the H100's largest squares; smaller products run slower, so this errs
@@ -90,7 +86,7 @@ template <class T>
 void run_cuda_native(Queue& queue, std::string_view config, bool ta, bool tb, const GemmArgs<T>& p) {
   const Kernel& k = *kernel_of(config);   // the API checked the name against the space
   if constexpr (std::is_same_v<T, float>) {
-    const cuda_wgmma::Problem w = wgmma_problem(ta, tb, p);
+    const cuda_wgmma::Problem w = cuda_wgmma::problem_of(ta, tb, p);
     using cuda_wgmma::Input;
     if (k.wgmma != Wgmma::none) return cuda_wgmma::run(queue, k.wgmma == Wgmma::tf32 ? Input::tf32 : Input::tf32x3, w);
     // auto: 3xTF32 on wgmma at a precision that allows the tensor cores (wgmma_wins), as at the default one.

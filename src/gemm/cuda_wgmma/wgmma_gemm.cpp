@@ -24,6 +24,7 @@ constexpr const char* who = "portkern::gemm (cuda_wgmma)";
 
 bool fp32_inputs(Input input) { return input == Input::tf32 || input == Input::tf32x3; }
 std::int64_t bytes_of(Input input) { return fp32_inputs(input) ? 4 : 2; }
+std::int64_t per_16_bytes(Input input) { return 16 / bytes_of(input); }   // the copy engine's unit, in values
 std::int64_t k_tile_of(Input input) { return 128 / bytes_of(input); }   // one 128-byte swizzle row
 int passes_of(Input input) { return input == Input::tf32x3 ? 3 : 1; }
 // 3xTF32: where the small parts start along a rewritten row (a whole number of k-tiles after the big ones).
@@ -41,9 +42,9 @@ std::string_view forced() {
 // What the copy engine needs of one operand: a 16-byte aligned base, its leading dimension and batch stride
 // multiples of 16 bytes (a stride of 0 repeats one matrix, which a tensor map cannot).
 bool copyable(Input input, const void* x, std::int64_t ld, std::int64_t stride, std::int64_t batch) {
-  const std::int64_t per_16_bytes = 16 / bytes_of(input);
-  return reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && ld % per_16_bytes == 0 &&
-         (batch == 1 || (stride > 0 && stride % per_16_bytes == 0));
+  const std::int64_t unit = per_16_bytes(input);
+  return reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && ld % unit == 0 &&
+         (batch == 1 || (stride > 0 && stride % unit == 0));
 }
 
 bool fits(Input input, const Problem& p) {   // the copy engine's coordinates are 32-bit
@@ -121,27 +122,41 @@ Route route_for(const Device& device, Input input, const Problem& p) {
 
 // x rounded up to a whole number of 16-byte units of `input` values.
 std::int64_t round_up(Input input, std::int64_t x) {
-  const std::int64_t per_16_bytes = 16 / bytes_of(input);
-  return (x + per_16_bytes - 1) / per_16_bytes * per_16_bytes;
+  return (x + per_16_bytes(input) - 1) / per_16_bytes(input) * per_16_bytes(input);
 }
 
-// fp32 inputs: the operands rewritten as K-major TF32 rows (tf32_operand.cu) into scratch memory where the
-// route says so; A becomes op(A) = A^T of an m-row K-major matrix, B op(B) = B.
-void run_tf32(Queue& queue, Input input, const Route& r, Problem p, cudaStream_t stream) {
-  const std::int64_t segment_k = segment_of(input, p.k);
-  const std::int64_t ld = segment_k > 0 ? 2 * segment_k : round_up(input, p.k);
-  std::optional<detail::ScratchPool::Lease> a_rows, b_rows;
-  auto rewrite = [&](std::optional<detail::ScratchPool::Lease>& rows, const void*& x, std::int64_t& x_ld,
-                     std::int64_t& stride, bool k_major, std::int64_t count, const char* purpose) {
-    rows.emplace(queue.scratch_pool().lease(std::size_t(ld * count * p.batch) * sizeof(float), purpose));
-    launch_tf32_operand(static_cast<const float*>(x), k_major, p.k, count, x_ld, stride, p.batch, rows->as<float>(),
-                        ld, segment_k, stream);
-    x = rows->as<void>(), x_ld = ld, stride = ld * count;
+// The scratch memory holding rewritten operands, A's and B's.
+struct Copies {
+  std::optional<detail::ScratchPool::Lease> a, b;
+};
+
+// 16-bit inputs: an operand the copy engine cannot read (route_for) copied with an aligned leading dimension.
+void repack(Queue& queue, Input input, const Route& r, Problem& p, Copies& copies, cudaStream_t stream) {
+  auto copy = [&](std::optional<detail::ScratchPool::Lease>& to, const void*& x, std::int64_t& ld,
+                  std::int64_t& stride, std::int64_t inner, std::int64_t outer, const char* purpose) {
+    const std::int64_t ld_copy = round_up(input, inner);
+    to.emplace(queue.scratch_pool().lease(std::size_t(ld_copy * outer * p.batch * bytes_of(input)), purpose));
+    launch_repack(x, inner, outer, ld, stride, p.batch, to->as<void>(), ld_copy, stream);
+    x = to->as<void>(), ld = ld_copy, stride = ld_copy * outer;
   };
-  if (r.repack_a) rewrite(a_rows, p.a, p.lda, p.stride_a, p.trans_a, p.m, "wgmma GEMM: A as TF32"), p.trans_a = true;
-  if (r.repack_b) rewrite(b_rows, p.b, p.ldb, p.stride_b, !p.trans_b, p.n, "wgmma GEMM: B as TF32"), p.trans_b = false;
-  if (r.plan.splits > 1) scale_cuda(queue, ScaleMatrix<float>{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c}, p.batch);
-  launch_wgmma(input, r.plan, p, segment_k, queue.device().properties().compute_units, stream);
+  if (r.repack_a) copy(copies.a, p.a, p.lda, p.stride_a, p.trans_a ? p.k : p.m, p.trans_a ? p.m : p.k, "wgmma GEMM: A");
+  if (r.repack_b) copy(copies.b, p.b, p.ldb, p.stride_b, p.trans_b ? p.n : p.k, p.trans_b ? p.k : p.n, "wgmma GEMM: B");
+}
+
+// fp32 inputs: the operands route_for names rewritten as K-major TF32 rows (tf32_operand.cu); A becomes
+// op(A) = A^T of an m-row K-major matrix, B op(B) = B.
+void rewrite_as_tf32(Queue& queue, const Route& r, std::int64_t segment_k, Problem& p, Copies& copies,
+                     cudaStream_t stream) {
+  const std::int64_t ld = segment_k > 0 ? 2 * segment_k : round_up(Input::tf32, p.k);
+  auto rewrite = [&](std::optional<detail::ScratchPool::Lease>& to, const void*& x, std::int64_t& x_ld,
+                     std::int64_t& stride, bool k_major, std::int64_t rows, const char* purpose) {
+    to.emplace(queue.scratch_pool().lease(std::size_t(ld * rows * p.batch) * sizeof(float), purpose));
+    launch_tf32_operand(static_cast<const float*>(x), k_major, p.k, rows, x_ld, stride, p.batch, to->as<float>(), ld,
+                        segment_k, stream);
+    x = to->as<void>(), x_ld = ld, stride = ld * rows;
+  };
+  if (r.repack_a) rewrite(copies.a, p.a, p.lda, p.stride_a, p.trans_a, p.m, "wgmma GEMM: A as TF32"), p.trans_a = true;
+  if (r.repack_b) rewrite(copies.b, p.b, p.ldb, p.stride_b, !p.trans_b, p.n, "wgmma GEMM: B as TF32"), p.trans_b = false;
 }
 
 // Rewriting an operand as TF32 rows: reading it and writing its rows (3xTF32: both parts), at about the H100's
@@ -182,26 +197,19 @@ std::string kernel_for(const Device& device, Input input, const Problem& p) {
 void run(Queue& queue, Input input, const Problem& original) {
   const auto stream = static_cast<cudaStream_t>(queue.native_stream());
   const Route r = route_for(queue.device(), input, original);
-  if (fp32_inputs(input)) return run_tf32(queue, input, r, original, stream);
   if (r.kernel == Kernel::simt) return launch_simt(input, original, stream);
   if (r.kernel == Kernel::small_k) return launch_small_k(input, original, stream);
   if (r.kernel == Kernel::gemv) return launch_gemv(input, original, stream);
   Problem p = original;
-  // Operands the copy engine cannot read, rewritten into scratch memory (kept until the kernels that read
-  // them have been queued: the pool's next lease is by a call on this queue's stream, which runs after them).
-  std::optional<detail::ScratchPool::Lease> a_copy, b_copy;
-  auto repack = [&](std::optional<detail::ScratchPool::Lease>& copy, const void*& x, std::int64_t& ld,
-                    std::int64_t& stride, std::int64_t inner, std::int64_t outer, const char* purpose) {
-    const std::int64_t ld_copy = round_up(input, inner);
-    copy.emplace(queue.scratch_pool().lease(std::size_t(ld_copy * outer * p.batch * 2), purpose));
-    launch_repack(x, inner, outer, ld, stride, p.batch, copy->as<void>(), ld_copy, stream);
-    x = copy->as<void>(), ld = ld_copy, stride = ld_copy * outer;
-  };
-  if (r.repack_a) repack(a_copy, p.a, p.lda, p.stride_a, p.trans_a ? p.k : p.m, p.trans_a ? p.m : p.k, "wgmma GEMM: A");
-  if (r.repack_b) repack(b_copy, p.b, p.ldb, p.stride_b, p.trans_b ? p.n : p.k, p.trans_b ? p.k : p.n, "wgmma GEMM: B");
+  const std::int64_t segment_k = segment_of(input, p.k);
+  // Operands the pipeline cannot read as they are, rewritten into scratch memory (kept until the kernels that
+  // read them have been queued: the pool's next lease is by a call on this queue's stream, which runs after them).
+  Copies copies;
+  if (fp32_inputs(input)) rewrite_as_tf32(queue, r, segment_k, p, copies, stream);
+  else repack(queue, input, r, p, copies, stream);
   if (r.plan.splits > 1)   // the parts add into beta * C
     scale_cuda(queue, ScaleMatrix<float>{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c}, p.batch);
-  launch_wgmma(input, r.plan, p, 0, queue.device().properties().compute_units, stream);
+  launch_wgmma(input, r.plan, p, segment_k, queue.device().properties().compute_units, stream);
 }
 
 }  // namespace portkern::gemm_impl::cuda_wgmma

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <string>
 
+#include "gemm/args.hpp"
 #include "portkern/runtime/queue.hpp"
 
 namespace portkern::gemm_impl::cuda_wgmma {
@@ -50,6 +51,13 @@ struct Problem {
   std::int64_t ldc = 0, stride_c = 0;
   std::int64_t batch = 1;
 };
+
+// The problem of a GEMM call's arguments (fp32, bfloat16 or IEEE half A and B; the epilogue is not this family's).
+template <class In>
+Problem problem_of(bool trans_a, bool trans_b, const GemmArgs<float, In>& g) {
+  return {trans_a, trans_b, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.stride_a, g.b, g.ldb, g.stride_b, g.beta, g.c, g.ldc,
+          g.stride_c, g.batch};
+}
 
 // Whether `run` takes p on `device`: always for 16-bit inputs; fp32 ones (TF32, 3xTF32) need compute capability
 // 9.0 (they have no fallback: the caller's other kernels serve other GPUs).
