@@ -21,11 +21,12 @@ struct Plan {
   int columns = 256;
   int splits = 1;
   double us = 0;   // the model's time for it (wgmma_gemm.cpp), copies of the operands aside
+  bool a_registers = false;   // fp32 inputs: A read as stored, multiplied from registers (wgmma_kernel.cuh)
 };
 
 // Requires compute capability 9.0 and the TMA conditions wgmma_gemm.cpp checks; a persistent grid of at most
-// one block per multiprocessor. TF32 inputs must be K-major (p.trans_a, !p.trans_b); for tf32x3, rows written by
-// launch_tf32_operand with this segment_k (ignored otherwise).
+// one block per multiprocessor. TF32 inputs: B K-major (!p.trans_b), and A too unless plan.a_registers; for
+// tf32x3, B's rows (and A's, unless plan.a_registers) written by launch_tf32_operand with this segment_k.
 void launch_wgmma(Input input, Plan plan, const Problem& p, std::int64_t segment_k, int multiprocessors,
                   cudaStream_t stream);
 void launch_simt(Input input, const Problem& p, cudaStream_t stream);

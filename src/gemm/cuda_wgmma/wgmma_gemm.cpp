@@ -1,8 +1,8 @@
 // The cuda_wgmma family's choice of kernel (wgmma_gemm.hpp). 16-bit inputs: one row: the matrix-vector
 // product; small k: the small-k kernel; else on compute capability 9.0 the wgmma pipeline, after copying any
 // operand whose layout the copy engine cannot take, with the tile width and split of k that finish first;
-// elsewhere the SIMT fallback. fp32 inputs (TF32, 3xTF32): the wgmma pipeline alone, after rewriting the
-// operands as K-major TF32 rows (3xTF32: both parts; TF32: only an operand not K-major or not copyable).
+// elsewhere the SIMT fallback. fp32 inputs (TF32, 3xTF32): the wgmma pipeline alone, A from registers where
+// the copy engine can read it, the operands it cannot read rewritten as K-major TF32 rows (route_for).
 #include "gemm/cuda_wgmma/wgmma_gemm.hpp"
 
 #include <cuda_runtime.h>
@@ -37,6 +37,12 @@ std::int64_t segment_of(Input input, std::int64_t k) {
 std::string_view forced() {
   const char* f = std::getenv("PORTKERN_WGMMA_KERNEL");
   return f ? f : "";
+}
+// PORTKERN_WGMMA_A=shared makes fp32 inputs read A through shared-memory descriptors, rewritten as K-major TF32
+// rows where needed, instead of from registers (measurement and tests only).
+bool a_registers_allowed() {
+  const char* f = std::getenv("PORTKERN_WGMMA_A");
+  return !f || std::string_view(f) != "shared";
 }
 
 // What the copy engine needs of one operand: a 16-byte aligned base, its leading dimension and batch stride
@@ -102,19 +108,23 @@ bool hopper(const Device& device) { return device.properties().arch == "sm_90"; 
 
 // 16-bit inputs: one row (gemv_fits): the matrix-vector product; small k (small_k_wins): the small-k kernel,
 // bound by writing C; else wgmma on compute capability 9.0 (sm_90), the SIMT fallback elsewhere. fp32 inputs:
-// wgmma (the caller checked `applies`), rewriting what the TF32 instructions cannot read.
+// wgmma (the caller checked `applies`), rewriting what the TF32 instructions cannot read: B unless K-major and
+// copyable (3xTF32: always, as its two parts); A goes into registers as it is stored where the copy engine can
+// read it (TF32: where it is not K-major, else the copy engine rounds it in place), else it is rewritten too.
 Route route_for(const Device& device, Input input, const Problem& p) {
   if (fp32_inputs(input)) {
     if (!applies(device, input, p)) fail(who, "TF32 inputs need compute capability 9.0 and 32-bit coordinates");
-    const bool x3 = input == Input::tf32x3;
-    return {Kernel::wgmma, plan_for(input, p, device.properties().compute_units),
-            x3 || !p.trans_a || !copyable(input, p.a, p.lda, p.stride_a, p.batch),
+    const bool x3 = input == Input::tf32x3, a_copyable = copyable(input, p.a, p.lda, p.stride_a, p.batch);
+    Route r{Kernel::wgmma, plan_for(input, p, device.properties().compute_units), false,
             x3 || p.trans_b || !copyable(input, p.b, p.ldb, p.stride_b, p.batch)};
+    r.plan.a_registers = a_copyable && (x3 || !p.trans_a) && a_registers_allowed();
+    r.repack_a = !r.plan.a_registers && (x3 || !p.trans_a || !a_copyable);
+    return r;
   }
   const std::string_view f = forced();
   if (f == "simt") return {};
-  if ((f.empty() || f == "gemv") && gemv_fits(p)) return {Kernel::gemv};
-  if ((f.empty() && small_k_wins(p)) || (f == "small_k" && small_k_fits(p))) return {Kernel::small_k};
+  if ((f.empty() || f == "gemv") && gemv_fits(p)) return {Kernel::gemv, {}};
+  if ((f.empty() && small_k_wins(p)) || (f == "small_k" && small_k_fits(p))) return {Kernel::small_k, {}};
   if (!hopper(device) || !fits(input, p)) return {};
   return {Kernel::wgmma, plan_for(input, p, device.properties().compute_units),
           !copyable(input, p.a, p.lda, p.stride_a, p.batch), !copyable(input, p.b, p.ldb, p.stride_b, p.batch)};
@@ -190,7 +200,8 @@ std::string kernel_for(const Device& device, Input input, const Problem& p) {
   std::string name = input == Input::tf32 ? "wgmma_tf32_" : input == Input::tf32x3 ? "wgmma_tf32x3_" : "wgmma_";
   name += "128x" + std::to_string(r.plan.columns);
   if (r.plan.splits > 1) name += "_split" + std::to_string(r.plan.splits);
-  if ((r.repack_a || r.repack_b) && input != Input::tf32x3) name += "_repacked";   // 3xTF32 always rewrites
+  if (r.plan.a_registers) name += "_a_in_registers";
+  if ((r.repack_a || r.repack_b) && input != Input::tf32x3) name += "_repacked";   // 3xTF32 always rewrites B
   return name;
 }
 

@@ -10,9 +10,11 @@
 // memory accelerator's copies (TMA) of 128-byte-swizzled k-tiles of A and B into a ring of shared-memory
 // stages, each completing on an mbarrier; two consumer warpgroups each multiply 64 rows of the tile with
 // `wgmma.mma_async` reading both operands from shared memory, and free a stage as soon as the products that
-// read it are done. 16-bit operands may be K- or M/N-major (all four transposes); TF32 ones must be K-major, so
-// fp32 operands are rewritten first as K-major TF32 rows (tf32_operand.cu; 3xTF32 always, both parts; TF32
-// where not K-major or aligned), and 3xTF32 multiplies each k-tile three times, summing a k-tile apart before
+// read it are done. 16-bit operands may be K- or M/N-major (all four transposes). TF32 instructions read only
+// K-major operands from shared memory, so fp32 inputs take A from registers instead: copied as stored, loaded
+// by each consumer thread, rounded to TF32 or split into 3xTF32's two parts there. B is rewritten first as
+// K-major TF32 rows (tf32_operand.cu; 3xTF32 always, both parts; TF32 where not K-major or aligned), and so is
+// an A the copy engine cannot read. 3xTF32 multiplies each k-step three times, summing a k-tile apart before
 // adding it to C's sums in round-to-nearest fp32 (the tensor cores' sums truncate). Where the tiles are fewer
 // than the multiprocessors, k is split into parts that add into C atomically. The copy engine needs 16-byte
 // aligned A and B with leading dimensions and batch strides multiples of 16 bytes; an operand without them is
@@ -20,9 +22,9 @@
 // memory; GPUs other than compute capability 9.0 a plain SIMT kernel (correct anywhere, not fast).
 //
 // When it wins: products of 16-bit operands with m and n of a few hundred and more, k of 3-32 with few columns;
-// fp32 squares of 1024 and more (3xTF32 1.3-2.1x cuBLAS SGEMM). It loses on products of 16-64 rows, on
-// operands that must be copied first, and on fp32 products whose A is large and must be transposed (networks'
-// tall NN products: 0.3-0.6x). docs/precision.md has the figures beside cuBLAS.
+// fp32 products with m and n of a few hundred and more, k >= 64 (3xTF32: 1.5-2.5x cuBLAS SGEMM on squares of
+// 1024 and more and on networks' tall products). It loses on products of 1-64 rows, k of 3-32 for fp32, and on
+// operands that must be copied first. docs/precision.md has the figures beside cuBLAS.
 #pragma once
 
 #include <cstdint>
@@ -73,8 +75,8 @@ double estimated_us(const Device& device, Input input, const Problem& p);
 void run(Queue& queue, Input input, const Problem& p);
 
 // The kernel `run` launches for `p` on `device`: "wgmma_128x<BN>" (fp32 inputs: "wgmma_tf32_128x<BN>",
-// "wgmma_tf32x3_128x<BN>"), with "_split<S>" when k is split into S parts and "_repacked" when an operand is
-// copied first (3xTF32 always rewrites both: not named); "small_k" (k <= 16, or k <= 32 with n <= 32: fp32 FMA,
+// "wgmma_tf32x3_128x<BN>"), with "_split<S>" when k is split into S parts, "_a_in_registers" when A is
+// multiplied from registers and "_repacked" when an operand is copied first (3xTF32 always rewrites B: not named); "small_k" (k <= 16, or k <= 32 with n <= 32: fp32 FMA,
 // bound by writing C), "gemv" (m == 1, B not transposed), or "simt".
 std::string kernel_for(const Device& device, Input input, const Problem& p);
 

@@ -13,9 +13,16 @@
 // Phase parity: the r-th use of stage s waits parity r & 1 on full, (r & 1) ^ 1 on empty (a fresh barrier
 // counts its preceding phase, parity 1, as complete, so round 0 does not wait).
 //
-// 3xTF32 (Passes = 3): A and B are K-major fp32 rows holding each value's TF32 part ("big") and, segment_k
-// values further along k, the TF32 part of what remains ("small"); each k-tile is multiplied three times, big A
-// by big B, big A by small B, small A by big B, into the same fp32 sums (split_tf32.cu writes the parts).
+// 3xTF32 (Passes = 3): B (and A, when read through a descriptor) are K-major fp32 rows holding each value's TF32
+// part ("big") and, segment_k values further along k, the TF32 part of what remains ("small"); each k-tile is
+// multiplied three times, big A by big B, big A by small B, small A by big B (tf32_operand.cu writes the parts).
+//
+// A in registers (ARegisters, fp32 inputs): A's k-tile lands as it is stored, fp32, K-major (128 rows of 128
+// bytes) or M-major (boxes of 32 values of m x 32 rows of k, 4 KiB apart), 128-byte swizzled either way. Each
+// consumer thread loads its fragments of the k-tile, rounds them to TF32 (or splits them into the two parts) with
+// the kernel model's atoms and multiplies with the register form of wgmma. A is then never rewritten, whatever
+// its layout: the TF32 instructions read only K-major operands from shared memory. 3xTF32's stage then holds
+// B's two parts side by side, and one k-tile's three products follow from one stage.
 #pragma once
 
 #include <cuda.h>
@@ -24,6 +31,7 @@
 #include <cstdint>
 
 #include "gemm/cuda_wgmma/wgmma_atoms.cuh"
+#include "portkern/kernel/cuda/atoms.cuh"
 
 namespace portkern::gemm_impl::cuda_wgmma::kernel {
 
@@ -49,15 +57,20 @@ struct Element<Tf32> {   // fp32 in memory; the tensor cores read its top 19 bit
   static constexpr int bytes = 4, depth = 8;
 };
 
-template <class Type, int BN, int Stages>
+// BParts: 2 where a stage holds both of B's 3xTF32 parts (A in registers).
+template <class Type, int BN, int Stages, int BParts = 1>
 struct Layout {
   static constexpr int bk = row_bytes / Element<Type>::bytes;           // k per tile
   static constexpr int steps = bk / Element<Type>::depth;               // wgmma per k-tile
   static constexpr int a_bytes = block_m * row_bytes, b_bytes = BN * row_bytes;
-  static constexpr int stage_bytes = a_bytes + b_bytes;
+  static constexpr int stage_bytes = a_bytes + BParts * b_bytes;
   static constexpr int smem_bytes = Stages * stage_bytes + 1024 /* alignment */ + 2 * Stages * 8 /* barriers */;
-  static constexpr int mn_box_bytes = atom_rows * bk * Element<Type>::bytes;   // one MN-major box: 8 KiB
+  static constexpr int mn_box_values = row_bytes / Element<Type>::bytes;   // of m or n in one MN-major box
+  static constexpr int mn_box_bytes = mn_box_values * bk * Element<Type>::bytes;   // 8 KiB (16-bit), 4 KiB (fp32)
 };
+
+// The stages that fill 192 KiB of shared memory.
+constexpr int stages_for(int bn, int b_parts) { return 196608 / (block_m * row_bytes + b_parts * bn * row_bytes); }
 
 // The epilogue's view of C and the work: `items` = tiles x parts of k x problems, in that order (tile fastest),
 // shared round-robin by a persistent grid (one block per multiprocessor). With splits > 1 each part adds alpha
@@ -144,15 +157,39 @@ __device__ __forceinline__ Item item_of(int id, const Output& out) {
   return it;
 }
 
+// A thread's fragment of A for k-step j (8 k values) of a k-tile in registers (ARegisters): a[v0 + 2 v1] =
+// A(row + 8 v0, 8j + lane%4 + 4 v1) of the tile (row = the thread's first row in it), fp32 as stored. The byte
+// offset of (r, k) in the tile: K-major, row r's 128 bytes with 16-byte chunk k/4 at k/4 ^ (r%8); M-major, box
+// r/32, line k, chunk (r%32)/4 at ((r%32)/4) ^ (k%8). Lanes with lane/16 = 1 load v1 = 1 first, so that one load
+// of all 32 lanes touches 32 banks (in order, the M-major layout puts two lanes on a bank).
+template <bool AKMajor>
+__device__ __forceinline__ void load_fragment(const std::uint8_t* tile, int row, int lane, int j, float (&a)[4]) {
+  auto at = [&](int r, int k) {
+    const int offset = AKMajor ? r * row_bytes + (((k >> 2) ^ (r & 7)) << 4) + (k & 3) * 4
+                               : (r >> 5) * 4096 + k * row_bytes + ((((r & 31) >> 2) ^ (k & 7)) << 4) + (r & 3) * 4;
+    return *reinterpret_cast<const float*>(tile + offset);
+  };
+  const int flip = lane >> 4, k = 8 * j + (lane & 3);
+#pragma unroll
+  for (int v0 = 0; v0 < 2; ++v0) {
+    const float first = at(row + 8 * v0, k + 4 * flip), second = at(row + 8 * v0, k + 4 * (flip ^ 1));
+    a[v0] = flip ? second : first;
+    a[v0 + 2] = flip ? first : second;
+  }
+}
+
 #endif
 
 // AKMajor / BKMajor: whether op(A) / op(B) has k contiguous in memory (A transposed, B not transposed); Passes:
-// 1, or 3 for 3xTF32.
-template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor, int Passes = 1>
+// 1, or 3 for 3xTF32; ARegisters: A's fragments multiplied from registers (fp32 inputs).
+template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor, int Passes = 1, bool ARegisters = false>
 __global__ void __launch_bounds__(threads, 1)
     gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, const Output out) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  using L = Layout<Type, BN, Stages>;
+  // The passes over a k-tile that take a stage each (with A in registers, one stage serves all three), and the
+  // parts of B a stage holds.
+  constexpr int stage_passes = ARegisters ? 1 : Passes, b_parts = ARegisters && Passes == 3 ? 2 : 1;
+  using L = Layout<Type, BN, Stages, b_parts>;
   extern __shared__ std::uint8_t raw[];
   std::uint8_t* const smem = raw + ((1024 - (shared_address(raw) & 1023)) & 1023);
   std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(smem + Stages * L::stage_bytes);
@@ -182,20 +219,21 @@ __global__ void __launch_bounds__(threads, 1)
         std::uint8_t* const b = a + L::a_bytes;
         barrier_expect_bytes(&full[s], L::stage_bytes);
         // Pass 0 multiplies the big parts, pass 1 big A by small B, pass 2 small A by big B.
-        const int pass = (item.first_tile + kt) % Passes;
-        const int k0 = (item.first_tile + kt) / Passes * L::bk;
+        const int pass = (item.first_tile + kt) % stage_passes;
+        const int k0 = (item.first_tile + kt) / stage_passes * L::bk;
         const int ka = k0 + (pass == 2 ? out.segment_k : 0), kb = k0 + (pass == 1 ? out.segment_k : 0);
         if constexpr (AKMajor) {
           copy_box(a, map_a, &full[s], ka, m0, item.problem);
         } else {
-          for (int i = 0; i < block_m / atom_rows; ++i)
-            copy_box(a + i * L::mn_box_bytes, map_a, &full[s], m0 + i * atom_rows, ka, item.problem);
+          for (int i = 0; i < block_m / L::mn_box_values; ++i)
+            copy_box(a + i * L::mn_box_bytes, map_a, &full[s], m0 + i * L::mn_box_values, ka, item.problem);
         }
         if constexpr (BKMajor) {
           copy_box(b, map_b, &full[s], kb, n0, item.problem);
+          if constexpr (b_parts == 2) copy_box(b + L::b_bytes, map_b, &full[s], kb + out.segment_k, n0, item.problem);
         } else {
-          for (int i = 0; i < BN / atom_rows; ++i)
-            copy_box(b + i * L::mn_box_bytes, map_b, &full[s], n0 + i * atom_rows, kb, item.problem);
+          for (int i = 0; i < BN / L::mn_box_values; ++i)
+            copy_box(b + i * L::mn_box_bytes, map_b, &full[s], n0 + i * L::mn_box_values, kb, item.problem);
         }
       }
     }
@@ -224,38 +262,94 @@ __global__ void __launch_bounds__(threads, 1)
       constexpr bool promote = Passes > 1;
       float part[promote ? BN / 2 : 1];
       bool held = false;   // the previous stage is still read by products in flight
+      // A in registers: the fragments of two k-tiles, this one's and the previous one's, which products in flight
+      // may still read. The compiler knows nothing of those reads: `keep` makes it hold the previous fragments,
+      // unchanged, until the products that read them are known to be done.
+      unsigned fragments[2][ARegisters ? L::steps : 1][4] = {};
+      auto keep = [](const unsigned (&f)[ARegisters ? L::steps : 1][4]) {
+#pragma unroll
+        for (int j = 0; j < (ARegisters ? L::steps : 1); ++j)
+          asm volatile("" ::"r"(f[j][0]), "r"(f[j][1]), "r"(f[j][2]), "r"(f[j][3]) : "memory");
+      };
       for (int kt = 0; kt < item.k_tiles; ++kt, ++step) {
         const int s = step % Stages;
         barrier_wait(&full[s], (step / Stages) & 1);
-        const std::uint32_t a = stage0 + s * L::stage_bytes + consumer * (atom_rows * row_bytes);
-        const std::uint32_t b = stage0 + s * L::stage_bytes + L::a_bytes;
-        const int pass = kt % Passes;   // parts of k start on a k-tile's first pass
-        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+        if constexpr (ARegisters) {   // load, round or split, multiply, free the stage
+          const std::uint8_t* const tile = smem + s * L::stage_bytes;
+          const std::uint32_t b = stage0 + s * L::stage_bytes + L::a_bytes;
+          auto multiply = [&](unsigned (&big)[L::steps][4], const unsigned (&before)[L::steps][4]) {
+            unsigned small[Passes == 3 ? L::steps : 1][4];
 #pragma unroll
-        for (int j = 0; j < L::steps; ++j) {
-          const std::uint64_t da = descriptor(a + j * a_step, a_leading, 1024);
-          const std::uint64_t db = descriptor(b + j * b_step, b_leading, 1024);
-          if constexpr (promote) wgmma<0, 0>(Wgmma<BN, Type>{}, part, da, db, pass > 0 || j > 0);
-          else wgmma<AKMajor ? 0 : 1, BKMajor ? 0 : 1>(Wgmma<BN, Type>{}, d, da, db, 1);
-        }
-        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-        if (promote && pass == Passes - 1) {   // the k-tile's sums are complete: both stages are free
-          asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-          if (lane == 0) {
-            if (held) barrier_arrive(&empty[(step - 1) % Stages]);
-            barrier_arrive(&empty[s]);
+            for (int j = 0; j < L::steps; ++j) {
+              float raw[4];
+              load_fragment<AKMajor>(tile, consumer * atom_rows + warp * 16 + lane / 4, lane, j, raw);
+#pragma unroll
+              for (int r = 0; r < 4; ++r) {
+                if constexpr (Passes == 3) ::portkern::kernel::cuda::atoms::split_tf32(raw[r], big[j][r], small[j][r]);
+                else big[j][r] = ::portkern::kernel::cuda::atoms::to_tf32(raw[r]);
+              }
+            }
+            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+            for (int j = 0; j < L::steps; ++j) {
+              const std::uint64_t db = descriptor(b + j * k_step_bytes, 16, 1024);
+              if constexpr (Passes == 3) {
+                const std::uint64_t db_small = descriptor(b + L::b_bytes + j * k_step_bytes, 16, 1024);
+                wgmma(Wgmma<BN, Type>{}, part, big[j], db, j > 0);
+                wgmma(Wgmma<BN, Type>{}, part, big[j], db_small, 1);
+                wgmma(Wgmma<BN, Type>{}, part, small[j], db, 1);
+              } else {
+                wgmma(Wgmma<BN, Type>{}, d, big[j], db, 1);
+              }
+            }
+            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+            if constexpr (promote) {   // the k-tile's sums complete: add them up, free the stage
+              asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+              keep(big), keep(small);
+              if (lane == 0) barrier_arrive(&empty[s]);
+#pragma unroll
+              for (int i = 0; i < BN / 2; ++i) d[i] += part[i];
+            } else {   // the previous k-tile's products are done: its stage and fragments are free
+              asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+              keep(before);
+              if (held && lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);
+              held = true;
+            }
+          };
+          if (kt & 1) multiply(fragments[1], fragments[0]);
+          else multiply(fragments[0], fragments[1]);
+        } else {
+          const std::uint32_t a = stage0 + s * L::stage_bytes + consumer * (atom_rows * row_bytes);
+          const std::uint32_t b = stage0 + s * L::stage_bytes + L::a_bytes;
+          const int pass = kt % Passes;   // parts of k start on a k-tile's first pass
+          asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+          for (int j = 0; j < L::steps; ++j) {
+            const std::uint64_t da = descriptor(a + j * a_step, a_leading, 1024);
+            const std::uint64_t db = descriptor(b + j * b_step, b_leading, 1024);
+            if constexpr (promote) wgmma<0, 0>(Wgmma<BN, Type>{}, part, da, db, pass > 0 || j > 0);
+            else wgmma<AKMajor ? 0 : 1, BKMajor ? 0 : 1>(Wgmma<BN, Type>{}, d, da, db, 1);
           }
-          held = false;
+          asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+          if (promote && pass == Passes - 1) {   // the k-tile's sums are complete: both stages are free
+            asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+            if (lane == 0) {
+              if (held) barrier_arrive(&empty[(step - 1) % Stages]);
+              barrier_arrive(&empty[s]);
+            }
+            held = false;
 #pragma unroll
-          for (int i = 0; i < BN / 2; ++i) d[i] += part[i];
-        } else {   // all but this k-tile's products are done: the previous stage is free
-          asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
-          if (held && lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);
-          held = true;
+            for (int i = 0; i < BN / 2; ++i) d[i] += part[i];
+          } else {   // all but this k-tile's products are done: the previous stage is free
+            asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+            if (held && lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);
+            held = true;
+          }
         }
       }
       if (held) {   // the item's last stage
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+        keep(fragments[0]), keep(fragments[1]);
         if (lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);
       }
 

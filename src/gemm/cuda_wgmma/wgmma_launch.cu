@@ -77,35 +77,40 @@ CUtensorMap tensor_map(const void* base, std::int64_t inner, std::int64_t outer,
   return map;
 }
 
-template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor, int Passes>
+template <class Type, int BN, bool AKMajor, bool BKMajor, int Passes, bool ARegisters = false>
 void launch(const Problem& p, int splits, std::int64_t segment_k, int multiprocessors, cudaStream_t stream) {
-  using L = kernel::Layout<Type, BN, Stages>;
-  auto* const k = &kernel::gemm<Type, BN, Stages, AKMajor, BKMajor, Passes>;
+  constexpr int b_parts = ARegisters && Passes == 3 ? 2 : 1, stage_passes = ARegisters ? 1 : Passes;
+  constexpr int Stages = kernel::stages_for(BN, b_parts);
+  using L = kernel::Layout<Type, BN, Stages, b_parts>;
+  auto* const k = &kernel::gemm<Type, BN, Stages, AKMajor, BKMajor, Passes, ARegisters>;
   static std::once_flag raised;
   std::call_once(raised, [&] {
     check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, L::smem_bytes),
           "cudaFuncSetAttribute(max dynamic shared memory)");
   });
-  constexpr int mn_box = kernel::atom_rows;
-  // 3xTF32: each row holds both parts, the small one segment_k values after the big one.
+  constexpr int mn_box = L::mn_box_values;
+  // 3xTF32: each rewritten row holds both parts, the small one segment_k values after the big one.
   const std::int64_t k_extent = Passes == 3 ? 2 * segment_k : p.k;
   // TF32 read in place: the copy engine rounds fp32 to TF32 on the way (3xTF32's parts are copied as they
-  // are: the tensor cores' truncation of the small parts, stored plus half a TF32 ulp, rounds them).
+  // are: the tensor cores' truncation of the small parts, stored plus half a TF32 ulp, rounds them). A read
+  // into registers is copied as it is stored: the consumers round or split it.
   constexpr CUtensorMapDataType type =
       std::is_same_v<Type, Tf32> && Passes == 1 ? CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 : Stored<Type>::type;
+  constexpr CUtensorMapDataType a_type = ARegisters ? Stored<Type>::type : type;
+  const std::int64_t a_extent = ARegisters ? p.k : k_extent;
   const CUtensorMap map_a =
-      AKMajor ? tensor_map<Type>(p.a, k_extent, p.m, p.lda, p.batch, p.stride_a, L::bk, kernel::block_m, type)
-              : tensor_map<Type>(p.a, p.m, k_extent, p.lda, p.batch, p.stride_a, mn_box, L::bk, type);
+      AKMajor ? tensor_map<Type>(p.a, a_extent, p.m, p.lda, p.batch, p.stride_a, L::bk, kernel::block_m, a_type)
+              : tensor_map<Type>(p.a, p.m, a_extent, p.lda, p.batch, p.stride_a, mn_box, L::bk, a_type);
   const CUtensorMap map_b = BKMajor ? tensor_map<Type>(p.b, k_extent, p.n, p.ldb, p.batch, p.stride_b, L::bk, BN, type)
                                     : tensor_map<Type>(p.b, p.n, k_extent, p.ldb, p.batch, p.stride_b, mn_box, L::bk, type);
   // A part of k holds whole k-tiles, all their passes (3xTF32 sums a k-tile's passes before adding them up).
   const int whole_tiles = int((p.k + L::bk - 1) / L::bk);
   const int per_split = (whole_tiles + splits - 1) / splits;
   splits = (whole_tiles + per_split - 1) / per_split;   // no empty part
-  const int k_tiles = whole_tiles * Passes;
+  const int k_tiles = whole_tiles * stage_passes;
   kernel::Output out{p.m, p.n, p.ldc, p.stride_c, p.alpha, p.beta, p.c,
                      int((p.m + kernel::block_m - 1) / kernel::block_m), int((p.n + BN - 1) / BN),
-                     k_tiles, splits, per_split * Passes, int(segment_k), 0, 0};
+                     k_tiles, splits, per_split * stage_passes, int(segment_k), 0, 0};
   // Items of one launch fit an int.
   const std::int64_t per_problem = std::int64_t(out.tiles_m) * out.tiles_n * splits;
   const std::int64_t per_launch = std::max<std::int64_t>(1, (std::int64_t(1) << 31) / per_problem - 1);
@@ -118,31 +123,44 @@ void launch(const Problem& p, int splits, std::int64_t segment_k, int multiproce
   }
 }
 
-template <class Type, int BN, int Stages>
+// fp32 inputs: B K-major; A K-major, or any layout read into registers. 3xTF32 keeps two accumulators: 256
+// columns would need 256 registers.
+template <int BN>
+void launch_fp32(const Problem& p, Plan plan, std::int64_t segment_k, int multiprocessors, cudaStream_t stream) {
+  const bool a_k = p.trans_a, x3 = segment_k > 0;
+  if (p.trans_b || (!a_k && !plan.a_registers))
+    fail(who, "TF32 operands must have k contiguous (wgmma_gemm.cpp rewrites them)");
+  if (x3 && BN > 128) fail(who, "3xTF32 runs on tiles of 64 or 128 columns");
+  if constexpr (BN <= 128) {
+    if (x3 && plan.a_registers)
+      return a_k ? launch<Tf32, BN, true, true, 3, true>(p, plan.splits, segment_k, multiprocessors, stream)
+                 : launch<Tf32, BN, false, true, 3, true>(p, plan.splits, segment_k, multiprocessors, stream);
+    if (x3) return launch<Tf32, BN, true, true, 3>(p, plan.splits, segment_k, multiprocessors, stream);
+  }
+  // TF32 reads a K-major A in place through the copy engine; an M-major one into registers.
+  if (!a_k) return launch<Tf32, BN, false, true, 1, true>(p, plan.splits, 0, multiprocessors, stream);
+  launch<Tf32, BN, true, true, 1>(p, plan.splits, 0, multiprocessors, stream);
+}
+
+template <class Type, int BN>
 void launch_transposes(const Problem& p, Plan plan, std::int64_t segment_k, int multiprocessors, cudaStream_t stream) {
-  const bool a_k = p.trans_a, b_k = !p.trans_b;   // which operands have k contiguous
-  if constexpr (std::is_same_v<Type, Tf32>) {   // the tf32 instructions read K-major operands only
-    if (!a_k || !b_k) fail(who, "TF32 operands must have k contiguous (wgmma_gemm.cpp rewrites them)");
-    if constexpr (BN < 256) {   // 3xTF32 keeps two accumulators: 256 columns would need 256 registers
-      if (segment_k > 0) return launch<Type, BN, Stages, true, true, 3>(p, plan.splits, segment_k, multiprocessors, stream);
-    } else {
-      if (segment_k > 0) fail(who, "3xTF32 runs on tiles of 64 or 128 columns");
-    }
-    return launch<Type, BN, Stages, true, true, 1>(p, plan.splits, 0, multiprocessors, stream);
+  if constexpr (std::is_same_v<Type, Tf32>) {
+    launch_fp32<BN>(p, plan, segment_k, multiprocessors, stream);
   } else {
-    if (a_k && b_k) return launch<Type, BN, Stages, true, true, 1>(p, plan.splits, 0, multiprocessors, stream);
-    if (a_k) return launch<Type, BN, Stages, true, false, 1>(p, plan.splits, 0, multiprocessors, stream);
-    if (b_k) return launch<Type, BN, Stages, false, true, 1>(p, plan.splits, 0, multiprocessors, stream);
-    launch<Type, BN, Stages, false, false, 1>(p, plan.splits, 0, multiprocessors, stream);
+    const bool a_k = p.trans_a, b_k = !p.trans_b;   // which operands have k contiguous
+    if (a_k && b_k) return launch<Type, BN, true, true, 1>(p, plan.splits, 0, multiprocessors, stream);
+    if (a_k) return launch<Type, BN, true, false, 1>(p, plan.splits, 0, multiprocessors, stream);
+    if (b_k) return launch<Type, BN, false, true, 1>(p, plan.splits, 0, multiprocessors, stream);
+    launch<Type, BN, false, false, 1>(p, plan.splits, 0, multiprocessors, stream);
   }
 }
 
 template <class Type>
 void launch_type(Plan plan, const Problem& p, std::int64_t segment_k, int multiprocessors, cudaStream_t stream) {
   switch (plan.columns) {
-    case 256: return launch_transposes<Type, 256, 4>(p, plan, segment_k, multiprocessors, stream);
-    case 128: return launch_transposes<Type, 128, 6>(p, plan, segment_k, multiprocessors, stream);
-    case 64: return launch_transposes<Type, 64, 8>(p, plan, segment_k, multiprocessors, stream);
+    case 256: return launch_transposes<Type, 256>(p, plan, segment_k, multiprocessors, stream);
+    case 128: return launch_transposes<Type, 128>(p, plan, segment_k, multiprocessors, stream);
+    case 64: return launch_transposes<Type, 64>(p, plan, segment_k, multiprocessors, stream);
   }
   fail(who, "no wgmma tile of " + std::to_string(plan.columns) + " columns");
 }
