@@ -88,6 +88,29 @@ TEST(GemmTf32Cuda, EveryTileWidthSplitOrNot) {
     }
 }
 
+// The transposed product (C^T = op(B)^T op(A)^T, written into C transposed), forced on the shared bed at both
+// precisions and with k split; and chosen by default where A has few rows and 3xTF32 would rewrite a large B.
+TEST(GemmTf32Cuda, TransposedProductMatchesReference) {
+  PORTKERN_REQUIRE_HOPPER();
+  {
+    const Forced swap("PORTKERN_WGMMA_SWAP", "1");
+    bool split = false;
+    for (Precision precision : {Precision::accurate, Precision::tf32})
+      for (const GemmCase& c : gemm_cases()) {
+        const std::int64_t lda = (c.ta ? c.k : c.m) + c.pad, ldb = (c.tb ? c.n : c.k) + c.pad;
+        const std::string kernel = kernel_of(c, precision, lda, ldb);
+        SCOPED_TRACE(kernel);
+        EXPECT_NE(kernel.find("_swapped"), std::string::npos);
+        split = split || kernel.find("_split") != std::string::npos;
+        check_gemm<float>(Device::cuda(0), c, wgmma_at(precision));
+      }
+    EXPECT_TRUE(split) << "no transposed product split k";
+  }
+  const GemmCase few_rows{false, false, 16, 1000, 4096, 1.0, 0.0};   // a fully connected layer at batch 16
+  EXPECT_NE(kernel_of(few_rows, Precision::accurate, few_rows.m, few_rows.k).find("_swapped"), std::string::npos);
+  check_gemm<float>(Device::cuda(0), few_rows, wgmma_at(Precision::accurate));
+}
+
 // max |C - C64| / max |C64| of one product on the GPU under `choice`.
 double relative_error(Queue& q, const GemmChoice& choice, std::int64_t m, std::int64_t n, std::int64_t k,
                       const std::vector<float>& a, const std::vector<float>& b, const std::vector<double>& want) {

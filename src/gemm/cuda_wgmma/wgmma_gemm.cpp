@@ -44,6 +44,12 @@ bool a_registers_allowed() {
   const char* f = std::getenv("PORTKERN_WGMMA_A");
   return !f || std::string_view(f) != "shared";
 }
+// PORTKERN_WGMMA_SWAP=0|1 makes fp32 inputs never or always multiply the transposed product (C^T = op(B)^T
+// op(A)^T) instead of choosing the cheaper (measurement and tests only).
+std::string_view forced_swap() {
+  const char* f = std::getenv("PORTKERN_WGMMA_SWAP");
+  return f ? f : "";
+}
 
 // What the copy engine needs of one operand: a 16-byte aligned base, its leading dimension and batch stride
 // multiples of 16 bytes (a stride of 0 repeats one matrix, which a tensor map cannot).
@@ -102,24 +108,62 @@ struct Route {
   Kernel kernel = Kernel::simt;
   Plan plan;
   bool repack_a = false, repack_b = false;
+  bool swap = false;   // fp32 inputs: the kernels compute C^T = op(B)^T op(A)^T (transposed())
 };
 
 bool hopper(const Device& device) { return device.properties().arch == "sm_90"; }
 
-// 16-bit inputs: one row (gemv_fits): the matrix-vector product; small k (small_k_wins): the small-k kernel,
-// bound by writing C; else wgmma on compute capability 9.0 (sm_90), the SIMT fallback elsewhere. fp32 inputs:
-// wgmma (the caller checked `applies`), rewriting what the TF32 instructions cannot read: B unless K-major and
+// The same product with the operands' roles exchanged: C^T (n x m) = op(B)^T op(A)^T, written into C's storage
+// transposed. A product of few rows thereby takes its large B as the A read into registers, never rewritten.
+Problem transposed(const Problem& p) {
+  Problem t = p;
+  t.trans_a = !p.trans_b, t.trans_b = !p.trans_a;
+  t.m = p.n, t.n = p.m;
+  t.a = p.b, t.lda = p.ldb, t.stride_a = p.stride_b;
+  t.b = p.a, t.ldb = p.lda, t.stride_b = p.stride_a;
+  t.c_transposed = !p.c_transposed;
+  return t;
+}
+
+// Rewriting an operand as TF32 rows: reading it and writing its rows (3xTF32: both parts), at about the H100's
+// copy rate, plus a launch.
+constexpr double rewrite_us = 3, us_per_byte = 1 / 2.5e6;   // 2.5 TB/s
+double rewrite_cost_us(Input input, const Problem& p, std::int64_t rows) {
+  const std::int64_t segment_k = segment_of(input, p.k);
+  const double written = double(rows) * double(segment_k > 0 ? 2 * segment_k : p.k) * 4;
+  return rewrite_us + us_per_byte * double(p.batch) * (double(rows) * double(p.k) * 4 + written);
+}
+
+// fp32 inputs, p as it is: wgmma, rewriting what the TF32 instructions cannot read: B unless K-major and
 // copyable (3xTF32: always, as its two parts); A goes into registers as it is stored where the copy engine can
 // read it (TF32: where it is not K-major, else the copy engine rounds it in place), else it is rewritten too.
+Route fp32_route(const Device& device, Input input, const Problem& p) {
+  const bool x3 = input == Input::tf32x3, a_copyable = copyable(input, p.a, p.lda, p.stride_a, p.batch);
+  Route r{Kernel::wgmma, plan_for(input, p, device.properties().compute_units), false,
+          x3 || p.trans_b || !copyable(input, p.b, p.ldb, p.stride_b, p.batch)};
+  r.plan.a_registers = a_copyable && (x3 || !p.trans_a) && a_registers_allowed();
+  r.repack_a = !r.plan.a_registers && (x3 || !p.trans_a || !a_copyable);
+  return r;
+}
+
+// The model's time for route r of p (p already transposed when r.swap): the plan and the rewrites.
+double cost_us(Input input, const Route& r, const Problem& p) {
+  return r.plan.us + (r.repack_a ? rewrite_cost_us(input, p, p.m) : 0) +
+         (r.repack_b ? rewrite_cost_us(input, p, p.n) : 0);
+}
+
+// 16-bit inputs: one row (gemv_fits): the matrix-vector product; small k (small_k_wins): the small-k kernel,
+// bound by writing C; else wgmma on compute capability 9.0 (sm_90), the SIMT fallback elsewhere. fp32 inputs:
+// wgmma (the caller checked `applies`) on the product or its transpose, whichever the model finishes first.
 Route route_for(const Device& device, Input input, const Problem& p) {
   if (fp32_inputs(input)) {
     if (!applies(device, input, p)) fail(who, "TF32 inputs need compute capability 9.0 and 32-bit coordinates");
-    const bool x3 = input == Input::tf32x3, a_copyable = copyable(input, p.a, p.lda, p.stride_a, p.batch);
-    Route r{Kernel::wgmma, plan_for(input, p, device.properties().compute_units), false,
-            x3 || p.trans_b || !copyable(input, p.b, p.ldb, p.stride_b, p.batch)};
-    r.plan.a_registers = a_copyable && (x3 || !p.trans_a) && a_registers_allowed();
-    r.repack_a = !r.plan.a_registers && (x3 || !p.trans_a || !a_copyable);
-    return r;
+    const std::string_view f = forced_swap();
+    const Route as_is = fp32_route(device, input, p);
+    if (f == "0") return as_is;
+    Route swapped = fp32_route(device, input, transposed(p));
+    swapped.swap = true;
+    return f == "1" || cost_us(input, swapped, transposed(p)) < cost_us(input, as_is, p) ? swapped : as_is;
   }
   const std::string_view f = forced();
   if (f == "simt") return {};
@@ -169,23 +213,11 @@ void rewrite_as_tf32(Queue& queue, const Route& r, std::int64_t segment_k, Probl
   if (r.repack_b) rewrite(copies.b, p.b, p.ldb, p.stride_b, !p.trans_b, p.n, "wgmma GEMM: B as TF32"), p.trans_b = false;
 }
 
-// Rewriting an operand as TF32 rows: reading it and writing its rows (3xTF32: both parts), at about the H100's
-// copy rate, plus a launch.
-constexpr double rewrite_us = 3, us_per_byte = 1 / 2.5e6;   // 2.5 TB/s
-double rewrite_cost_us(Input input, const Problem& p, std::int64_t rows) {
-  const std::int64_t segment_k = segment_of(input, p.k);
-  const double written = double(rows) * double(segment_k > 0 ? 2 * segment_k : p.k) * 4;
-  return rewrite_us + us_per_byte * double(p.batch) * (double(rows) * double(p.k) * 4 + written);
-}
-
 }  // namespace
 
 double estimated_us(const Device& device, Input input, const Problem& p) {
   const Route r = route_for(device, input, p);
-  double us = r.plan.us;
-  if (r.repack_a) us += rewrite_cost_us(input, p, p.m);
-  if (r.repack_b) us += rewrite_cost_us(input, p, p.n);
-  return us;
+  return cost_us(input, r, r.swap ? transposed(p) : p);
 }
 
 bool applies(const Device& device, Input input, const Problem& p) {
@@ -201,6 +233,7 @@ std::string kernel_for(const Device& device, Input input, const Problem& p) {
   name += "128x" + std::to_string(r.plan.columns);
   if (r.plan.splits > 1) name += "_split" + std::to_string(r.plan.splits);
   if (r.plan.a_registers) name += "_a_in_registers";
+  if (r.swap) name += "_swapped";
   if ((r.repack_a || r.repack_b) && input != Input::tf32x3) name += "_repacked";   // 3xTF32 always rewrites B
   return name;
 }
@@ -211,7 +244,7 @@ void run(Queue& queue, Input input, const Problem& original) {
   if (r.kernel == Kernel::simt) return launch_simt(input, original, stream);
   if (r.kernel == Kernel::small_k) return launch_small_k(input, original, stream);
   if (r.kernel == Kernel::gemv) return launch_gemv(input, original, stream);
-  Problem p = original;
+  Problem p = r.swap ? transposed(original) : original;
   const std::int64_t segment_k = segment_of(input, p.k);
   // Operands the pipeline cannot read as they are, rewritten into scratch memory (kept until the kernels that
   // read them have been queued: the pool's next lease is by a call on this queue's stream, which runs after them).
@@ -219,7 +252,7 @@ void run(Queue& queue, Input input, const Problem& original) {
   if (fp32_inputs(input)) rewrite_as_tf32(queue, r, segment_k, p, copies, stream);
   else repack(queue, input, r, p, copies, stream);
   if (r.plan.splits > 1)   // the parts add into beta * C
-    scale_cuda(queue, ScaleMatrix<float>{p.m, p.n, p.beta, p.c, p.ldc, p.stride_c}, p.batch);
+    scale_cuda(queue, ScaleMatrix<float>{original.m, original.n, p.beta, p.c, p.ldc, p.stride_c}, p.batch);
   launch_wgmma(input, r.plan, p, segment_k, queue.device().properties().compute_units, stream);
 }
 

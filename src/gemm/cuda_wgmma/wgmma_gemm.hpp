@@ -23,8 +23,10 @@
 //
 // When it wins: products of 16-bit operands with m and n of a few hundred and more, k of 3-32 with few columns;
 // fp32 products with m and n of a few hundred and more, k >= 64 (3xTF32: 1.5-2.5x cuBLAS SGEMM on squares of
-// 1024 and more and on networks' tall products). It loses on products of 1-64 rows, k of 3-32 for fp32, and on
-// operands that must be copied first. docs/precision.md has the figures beside cuBLAS.
+// 1024 and more and on networks' tall products; products of few rows with many columns as the transposed
+// product, C^T = op(B)^T op(A)^T, which the fp32 route prices beside the product as it is). It loses where m and
+// n are both small, on k of 3-32 for fp32, and on operands that must be copied first. docs/precision.md has the
+// figures beside cuBLAS.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +54,7 @@ struct Problem {
   float* c = nullptr;
   std::int64_t ldc = 0, stride_c = 0;
   std::int64_t batch = 1;
+  bool c_transposed = false;   // C(i, j) stored at c[j + i * ldc]: the transposed product of a call (wgmma_gemm.cpp)
 };
 
 // The problem of a GEMM call's arguments (fp32, bfloat16 or IEEE half A and B; the epilogue is not this family's).
@@ -76,7 +79,8 @@ void run(Queue& queue, Input input, const Problem& p);
 
 // The kernel `run` launches for `p` on `device`: "wgmma_128x<BN>" (fp32 inputs: "wgmma_tf32_128x<BN>",
 // "wgmma_tf32x3_128x<BN>"), with "_split<S>" when k is split into S parts, "_a_in_registers" when A is
-// multiplied from registers and "_repacked" when an operand is copied first (3xTF32 always rewrites B: not named); "small_k" (k <= 16, or k <= 32 with n <= 32: fp32 FMA,
+// multiplied from registers, "_swapped" when the transposed product is multiplied (C^T = op(B)^T op(A)^T) and
+// "_repacked" when an operand is copied first (3xTF32 always rewrites B: not named); "small_k" (k <= 16, or k <= 32 with n <= 32: fp32 FMA,
 // bound by writing C), "gemv" (m == 1, B not transposed), or "simt".
 std::string kernel_for(const Device& device, Input input, const Problem& p);
 

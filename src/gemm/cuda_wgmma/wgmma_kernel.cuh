@@ -84,6 +84,7 @@ struct Output {
   int segment_k;   // 3xTF32: where the small parts start along k
   int batch0;   // the first problem of this launch
   int items;
+  bool c_transposed;   // C(row, col) at c[col + row * ldc]
 };
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -366,7 +367,7 @@ __global__ void __launch_bounds__(threads, 1)
           for (int q = 0; q < 2; ++q) {
             const std::int64_t row = row0 + 8 * h, col = col0 + 8 * j + q;
             if (row < out.m && col < out.n) {
-              float* const at = c + row + col * out.ldc;
+              float* const at = out.c_transposed ? c + col + row * out.ldc : c + row + col * out.ldc;
               const float v = out.alpha * d[4 * j + 2 * h + q];
               if (out.splits > 1) atomicAdd(at, v);
               else *at = out.beta == 0.f ? v : v + out.beta * *at;

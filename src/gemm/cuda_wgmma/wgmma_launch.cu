@@ -110,7 +110,7 @@ void launch(const Problem& p, int splits, std::int64_t segment_k, int multiproce
   const int k_tiles = whole_tiles * stage_passes;
   kernel::Output out{p.m, p.n, p.ldc, p.stride_c, p.alpha, p.beta, p.c,
                      int((p.m + kernel::block_m - 1) / kernel::block_m), int((p.n + BN - 1) / BN),
-                     k_tiles, splits, per_split * stage_passes, int(segment_k), 0, 0};
+                     k_tiles, splits, per_split * stage_passes, int(segment_k), 0, 0, p.c_transposed};
   // Items of one launch fit an int.
   const std::int64_t per_problem = std::int64_t(out.tiles_m) * out.tiles_n * splits;
   const std::int64_t per_launch = std::max<std::int64_t>(1, (std::int64_t(1) << 31) / per_problem - 1);
