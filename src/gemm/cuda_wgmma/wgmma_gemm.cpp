@@ -161,9 +161,10 @@ Route route_for(const Device& device, Input input, const Problem& p) {
     const std::string_view f = forced_swap();
     const Route as_is = fp32_route(device, input, p);
     if (f == "0") return as_is;
-    Route swapped = fp32_route(device, input, transposed(p));
+    const Problem t = transposed(p);
+    Route swapped = fp32_route(device, input, t);
     swapped.swap = true;
-    return f == "1" || cost_us(input, swapped, transposed(p)) < cost_us(input, as_is, p) ? swapped : as_is;
+    return f == "1" || cost_us(input, swapped, t) < cost_us(input, as_is, p) ? swapped : as_is;
   }
   const std::string_view f = forced();
   if (f == "simt") return {};

@@ -350,7 +350,7 @@ __global__ void __launch_bounds__(threads, 1)
       }
       if (held) {   // the item's last stage
         asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-        keep(fragments[0]), keep(fragments[1]);
+        if constexpr (ARegisters) keep(fragments[0]), keep(fragments[1]);
         if (lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);
       }
 
@@ -359,6 +359,8 @@ __global__ void __launch_bounds__(threads, 1)
       const std::int64_t row0 = std::int64_t(item.tm) * block_m + consumer * atom_rows + warp * 16 + lane / 4;
       const std::int64_t col0 = std::int64_t(item.tn) * BN + 2 * (lane % 4);
       float* const c = out.c + std::int64_t(item.problem) * out.stride_c;
+      // C(row, col) at c[row * row_step + col * col_step]: column-major, or transposed.
+      const std::int64_t row_step = out.c_transposed ? out.ldc : 1, col_step = out.c_transposed ? 1 : out.ldc;
 #pragma unroll
       for (int j = 0; j < BN / 8; ++j)
 #pragma unroll
@@ -367,7 +369,7 @@ __global__ void __launch_bounds__(threads, 1)
           for (int q = 0; q < 2; ++q) {
             const std::int64_t row = row0 + 8 * h, col = col0 + 8 * j + q;
             if (row < out.m && col < out.n) {
-              float* const at = out.c_transposed ? c + col + row * out.ldc : c + row + col * out.ldc;
+              float* const at = c + row * row_step + col * col_step;
               const float v = out.alpha * d[4 * j + 2 * h + q];
               if (out.splits > 1) atomicAdd(at, v);
               else *at = out.beta == 0.f ? v : v + out.beta * *at;
