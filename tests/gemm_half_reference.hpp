@@ -27,12 +27,22 @@ struct HalfOperands {
 };
 
 // How leading dimensions are padded past the rows: by a few values (any), then rounded up to a multiple of 8
-// (what the GPU's copy engine needs) or made odd (what it cannot take).
-enum class Lds { any, multiple_of_8, odd };
+// (what the GPU's copy engine needs), made odd (what it cannot take), or made 2 or 4 more than a multiple of 8
+// (4- or 8-byte aligned columns, which the wgmma pipeline's threads copy in pieces of that size).
+enum class Lds { any, multiple_of_8, odd, pairs, quads };
 
 template <class In>
 HalfOperands<In> make_half_operands(const HalfCase& s, bool ta, bool tb, bool read_c, Lds lds = Lds::any) {
-  auto round_up = [&](std::int64_t x) { return lds == Lds::multiple_of_8 ? (x + 7) / 8 * 8 : lds == Lds::odd ? x | 1 : x; };
+  auto round_up = [&](std::int64_t x) {
+    switch (lds) {
+      case Lds::multiple_of_8: return (x + 7) / 8 * 8;
+      case Lds::odd: return x | 1;
+      case Lds::pairs: return (x + 7) / 8 * 8 + 2;
+      case Lds::quads: return (x + 7) / 8 * 8 + 4;
+      case Lds::any: break;
+    }
+    return x;
+  };
   HalfOperands<In> o;
   o.lda = round_up((ta ? s.k : s.m) + 2), o.ldb = round_up((tb ? s.n : s.k) + 1), o.ldc = s.m + 3;
   o.a = random_vector<In>(std::size_t(o.lda * std::max<std::int64_t>(1, ta ? s.m : s.k)), 21);

@@ -1,7 +1,7 @@
 // The GEMM on 16-bit inputs on a GPU (bfloat16 and, through every kernel, IEEE half A and B; fp32 sums and C;
-// src/gemm/cuda_wgmma/wgmma_gemm.hpp) against float64
-// on the rounded inputs: each wgmma tile width with and without split k, operands copied for the copy engine,
-// the small-k kernel, the matrix-vector product, the SIMT fallback, each of the four transposes, sizes of 1,
+// src/gemm/cuda_wgmma/wgmma_gemm.hpp) against float64 on the rounded inputs: each wgmma tile width with and
+// without split k, operands the copy engine cannot read (copied by the pipeline's threads, or first), the small-k
+// kernel, the matrix-vector product, the SIMT fallback, each of the four transposes, sizes of 1,
 // primes across the 128-row tiles and 64-deep k-tiles, alpha and beta (beta == 0 with NaN in C), C's padding
 // poisoned and untouched, strided batches with C between the items untouched, and the quick returns.
 #include <algorithm>
@@ -94,16 +94,57 @@ TEST(GemmBf16Cuda, WgmmaMatchesFloat64) {
   }
 }
 
-// Odd leading dimensions: the operands are copied for the copy engine first (small k and single rows take
-// their own kernels).
-TEST(GemmBf16Cuda, RepackedOperandsMatchFloat64) {
+// Leading dimensions the copy engine cannot take, at each tile width: aligned to 4 or 8 bytes, the producer's
+// threads copy the operands into the stages or a pass copies them first (PORTKERN_WGMMA_COPY=threads or repack;
+// by default the model picks); odd, a pass always does. Small k and single rows take their own kernels.
+TEST(GemmBf16Cuda, OperandsTheCopyEngineCannotReadMatchFloat64) {
   PORTKERN_REQUIRE_HOPPER();
-  const auto kernels = check_cases(Lds::odd, [](const std::string& kernel) {
-    if (kernel == "small_k" || kernel == "gemv") return;
-    EXPECT_EQ(kernel.rfind("wgmma_", 0), 0u);
-    EXPECT_TRUE(contains(kernel, "_repacked"));
-  });
-  EXPECT_GT(std::count_if(kernels.begin(), kernels.end(), [](const auto& k) { return contains(k, "_repacked"); }), 0);
+  struct Mode {
+    const char* copy;
+    Lds lds;
+    bool threads;   // expected: copied by threads, else first
+  };
+  for (const Mode mode : {Mode{"threads", Lds::pairs, true}, Mode{"threads", Lds::quads, true},
+                          Mode{"threads", Lds::odd, false}, Mode{"repack", Lds::pairs, false}})
+    for (const char* width : {"64", "128", "256"}) {
+      SCOPED_TRACE(std::string("copy ") + mode.copy + ", lds " + std::to_string(int(mode.lds)) + ", tile width " + width);
+      ::setenv("PORTKERN_WGMMA_COPY", mode.copy, 1);
+      ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
+      const auto kernels = check_cases(mode.lds, [&](const std::string& kernel) {
+        if (kernel == "small_k" || kernel == "gemv") return;
+        EXPECT_EQ(kernel.rfind(std::string("wgmma_128x") + width, 0), 0u);
+        EXPECT_EQ(contains(kernel, "_by_threads"), mode.threads);
+        EXPECT_EQ(contains(kernel, "_repacked"), !mode.threads);
+      });
+      ::unsetenv("PORTKERN_WGMMA_KERNEL");
+      ::unsetenv("PORTKERN_WGMMA_COPY");
+      for (const char* which : {"_a_by_threads", "_b_by_threads"})
+        EXPECT_EQ(std::any_of(kernels.begin(), kernels.end(), [&](const auto& k) { return contains(k, which); }),
+                  mode.threads) << which;
+    }
+}
+
+// The transposed product (C^T = op(B)^T op(A)^T, written into C transposed), forced at each tile width with
+// aligned operands and with operands copied by threads; and chosen by default for a batch of products of 16 rows.
+TEST(GemmBf16Cuda, TransposedProductMatchesFloat64) {
+  PORTKERN_REQUIRE_HOPPER();
+  ::setenv("PORTKERN_WGMMA_SWAP", "1", 1);
+  ::setenv("PORTKERN_WGMMA_COPY", "threads", 1);
+  for (const char* width : {"64", "128", "256"})
+    for (Lds lds : {Lds::multiple_of_8, Lds::pairs}) {
+      SCOPED_TRACE(std::string("tile width ") + width + ", lds " + std::to_string(int(lds)));
+      ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
+      const auto kernels = check_cases(lds, [&](const std::string& kernel) {
+        if (kernel == "small_k" || kernel == "gemv") return;
+        EXPECT_TRUE(contains(kernel, "_swapped"));
+      });
+      EXPECT_TRUE(std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return contains(k, "_split"); }));
+    }
+  ::unsetenv("PORTKERN_WGMMA_KERNEL");
+  ::unsetenv("PORTKERN_WGMMA_COPY");
+  ::unsetenv("PORTKERN_WGMMA_SWAP");
+  const HalfCase few_rows{16, 512, 512};
+  EXPECT_TRUE(contains(kernel_for(false, false, few_rows, nullptr, 16, nullptr, 512, 16 * 512, 512 * 512, 36), "_swapped"));
 }
 
 // k <= 32: depths of 1, 3, 16, 17, 27 and 32; 16-byte stores of C (ldc = m + 3 a multiple of 4) and single
@@ -171,7 +212,8 @@ TEST(GemmBf16Cuda, FallbackMatchesFloat64) {
 }
 
 // 30 problems of 300 x 290 (180 tiles of 128 x 256, more of narrower ones), A, B and C strided past their
-// sizes; then the same with B shared by every problem (stride 0: B is copied once per problem first).
+// sizes; then the same with B shared by every problem (stride 0, which a tensor map cannot take: the producer's
+// threads copy B).
 TEST(GemmBf16Cuda, BatchesMatchFloat64) {
   PORTKERN_REQUIRE_GPU();
   Queue q(Device::cuda(0));
@@ -194,13 +236,15 @@ TEST(GemmBf16Cuda, BatchesMatchFloat64) {
       a.upload(q, std::span<const bfloat16>(batched.a));
       b.upload(q, std::span<const bfloat16>(batched.b));
       c.upload(q, std::span<const float>(batched.c));
+      ::setenv("PORTKERN_WGMMA_COPY", "threads", 1);   // not a pass first, whatever the model says
       const std::string kernel = kernel_for(ta, false, s, a.data(), first.lda, b.data(), first.ldb, batched.stride_a,
                                             batched.stride_b, batch);
       if (hopper()) EXPECT_EQ(kernel.rfind("wgmma_", 0), 0u) << kernel;
-      if (hopper()) EXPECT_EQ(contains(kernel, "_repacked"), shared_b) << kernel;
+      if (hopper()) EXPECT_EQ(contains(kernel, "_by_threads"), shared_b) << kernel;
       gemm_strided_batched(q, ta ? Op::trans : Op::none, Op::none, s.m, s.n, s.k, 0.5f, a.data(), first.lda,
                            batched.stride_a, b.data(), first.ldb, batched.stride_b, 2.f, c.data(), first.ldc,
                            batched.stride_c, batch);
+      ::unsetenv("PORTKERN_WGMMA_COPY");
       batched.expect(items, c.download(q), s, ta, false, 0.5f, 2.f);
     }
 }

@@ -2,8 +2,8 @@
 // configurations and its "auto" pick on sm_90): 3xTF32 at the accurate precision and TF32 at tf32 against float64 over GEMM's
 // shared test bed (sizes 1 and primes, every transpose, alpha and beta, padded and odd strides, strided
 // batches, C's padding poisoned); each tile width with k split into parts; A read into registers, through
-// the copy engine in place and rewritten; and 3xTF32's error beside IEEE SGEMM's on the same data, TF32's well
-// above both.
+// the copy engine in place and rewritten; operands the copy engine cannot read copied by threads or rewritten;
+// and 3xTF32's error beside IEEE SGEMM's on the same data, TF32's well above both.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -28,6 +28,7 @@ std::string kernel_of(const GemmCase& c, Precision precision, std::int64_t lda, 
 #if PORTKERN_HAVE_CUDA
   gemm_impl::cuda_wgmma::Problem p;
   p.trans_a = c.ta, p.trans_b = c.tb, p.m = c.m, p.n = c.n, p.k = c.k, p.lda = lda, p.ldb = ldb, p.batch = c.batch;
+  p.stride_a = lda * (c.ta ? c.m : c.k) + 3, p.stride_b = ldb * (c.tb ? c.k : c.n) + 5;   // check_gemm's (odd)
   return gemm_impl::cuda_wgmma::kernel_for(
       Device::cuda(0),
       precision == Precision::tf32 ? gemm_impl::cuda_wgmma::Input::tf32 : gemm_impl::cuda_wgmma::Input::tf32x3, p);
@@ -37,7 +38,8 @@ std::string kernel_of(const GemmCase& c, Precision precision, std::int64_t lda, 
 }
 
 // Sets an environment variable of wgmma_gemm.cpp's for one scope (PORTKERN_WGMMA_KERNEL: the tile width its
-// plan must take; PORTKERN_WGMMA_A=shared: A read through shared memory, not registers); "" leaves it unset.
+// plan must take; PORTKERN_WGMMA_A=shared: A read through shared memory, not registers; PORTKERN_WGMMA_COPY: how
+// operands the copy engine cannot read are copied); "" leaves it unset.
 struct Forced {
   Forced(const char* name, const char* value) : name(name) {
     if (*value) setenv(name, value, 1);
@@ -54,37 +56,48 @@ TEST(GemmTf32Cuda, WgmmaMatchesReferenceAtBothPrecisions) {
 
 // Each width on few tiles over a deep k (the plan splits k; 3xTF32's three passes of a k-tile may fall in
 // different parts) and on many tiles (no split); A read into registers (K-major and M-major, at both
-// precisions), K-major operands with aligned leading dimensions, which TF32 reads in place, and others,
-// rewritten; and again with A through shared memory.
+// precisions), K-major operands with aligned leading dimensions, which TF32 reads in place, and others; operands
+// the copy engine cannot read copied by the producer's threads or rewritten first (PORTKERN_WGMMA_COPY=threads
+// or repack; by default the model picks); and again with A through shared memory (PORTKERN_WGMMA_A=shared).
 TEST(GemmTf32Cuda, EveryTileWidthSplitOrNot) {
   PORTKERN_REQUIRE_HOPPER();
   const GemmCase shapes[] = {{true, false, 129, 263, 1000, 1.0, 0.0},   // K-major, aligned: TF32 in place
                              {false, true, 200, 77, 2053, -0.5, 0.75},  // neither K-major
                              {true, false, 64, 40, 4096, 1.0, 1.0, 0, 2},
                              {false, false, 300, 97, 1111, 1.0, 0.0, 0, 3},   // A M-major, aligned
-                             {false, false, 700, 520, 97, 0.7, 0.0, 3}};      // A M-major, not copyable
-  for (const char* a_from : {"", "shared"})
+                             {false, false, 700, 520, 97, 0.7, 0.0, 3},       // A M-major, not copyable
+                             {true, false, 250, 190, 333, 1.0, 0.5, 1}};      // both K-major, not copyable
+  struct Mode {
+    const char *a_from, *copy;
+  };
+  for (const Mode mode : {Mode{"", "threads"}, Mode{"", "repack"}, Mode{"shared", ""}})
     for (const char* width : {"64", "128", "256"}) {
-      const Forced forced_width("PORTKERN_WGMMA_KERNEL", width), forced_a("PORTKERN_WGMMA_A", a_from);
-      bool split = false, in_place = false, registers[2] = {false, false};
+      const Forced forced_width("PORTKERN_WGMMA_KERNEL", width), forced_a("PORTKERN_WGMMA_A", mode.a_from),
+          forced_copy("PORTKERN_WGMMA_COPY", mode.copy);
+      bool split = false, in_place = false, registers[2] = {false, false}, by_threads[2] = {false, false};
       for (Precision precision : {Precision::accurate, Precision::tf32})
         for (const GemmCase& c : shapes) {
           const std::int64_t lda = (c.ta ? c.k : c.m) + c.pad, ldb = (c.tb ? c.n : c.k) + c.pad;
           const std::string kernel = kernel_of(c, precision, lda, ldb);
-          SCOPED_TRACE(kernel + (*a_from ? " (A through shared memory)" : ""));
+          SCOPED_TRACE(kernel + " A from '" + mode.a_from + "', copy '" + mode.copy + "'");
           // 3xTF32 keeps two accumulators: its tiles have at most 128 columns.
           const bool x3_narrows = precision == Precision::accurate && std::string(width) == "256";
           EXPECT_NE(kernel.find(std::string("128x") + (x3_narrows ? "128" : width)), std::string::npos);
           split = split || kernel.find("_split") != std::string::npos;
           in_place = in_place || (precision == Precision::tf32 && kernel.find("_repacked") == std::string::npos);
           if (kernel.find("_a_in_registers") != std::string::npos) registers[c.ta] = true;
+          by_threads[0] = by_threads[0] || kernel.find("_a_by_threads") != std::string::npos;
+          by_threads[1] = by_threads[1] || kernel.find("_b_by_threads") != std::string::npos;
           check_gemm<float>(Device::cuda(0), c, wgmma_at(precision));
         }
       EXPECT_TRUE(split) << "no case split k at width " << width;
       EXPECT_TRUE(in_place) << "no TF32 case read its operands in place at width " << width;
-      // By default some case reads an M-major A, and some a K-major one, into registers; forced, none does.
-      EXPECT_EQ(registers[0], !*a_from) << "width " << width;
-      EXPECT_EQ(registers[1], !*a_from) << "width " << width;
+      // Some case reads an M-major A, and some a K-major one, into registers; through shared memory, none does.
+      EXPECT_EQ(registers[0], !*mode.a_from) << "width " << width;
+      EXPECT_EQ(registers[1], !*mode.a_from) << "width " << width;
+      // Threads copy some A (into registers) where forced to, and never B (rewritten: TF32 rounds it).
+      EXPECT_EQ(by_threads[0], std::string(mode.copy) == "threads") << "width " << width;
+      EXPECT_FALSE(by_threads[1]) << "width " << width;
     }
 }
 

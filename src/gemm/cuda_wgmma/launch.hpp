@@ -22,10 +22,13 @@ struct Plan {
   int splits = 1;
   double us = 0;   // the model's time for it (wgmma_gemm.cpp), copies of the operands aside
   bool a_registers = false;   // fp32 inputs: A read as stored, multiplied from registers (wgmma_kernel.cuh)
+  // Operands the copy engine cannot read, copied by the producer's threads instead in pieces of this many bytes
+  // (4, 8 or 16; 0: by the copy engine; wgmma_kernel.cuh's ThreadCopy).
+  int a_chunk = 0, b_chunk = 0;
 };
 
-// Requires compute capability 9.0 and the TMA conditions wgmma_gemm.cpp checks; a persistent grid of at most
-// one block per multiprocessor. TF32 inputs: B K-major (!p.trans_b), and A too unless plan.a_registers; for
+// Requires compute capability 9.0 and, for operands not copied by threads, the TMA conditions wgmma_gemm.cpp
+// checks; a persistent grid of at most one block per multiprocessor. TF32 inputs: B K-major (!p.trans_b), and A too unless plan.a_registers; for
 // tf32x3, B's rows (and A's, unless plan.a_registers) written by launch_tf32_operand with this segment_k.
 void launch_wgmma(Input input, Plan plan, const Problem& p, std::int64_t segment_k, int multiprocessors,
                   cudaStream_t stream);

@@ -1,8 +1,9 @@
 // The cuda_wgmma family's choice of kernel (wgmma_gemm.hpp). 16-bit inputs: one row: the matrix-vector
-// product; small k: the small-k kernel; else on compute capability 9.0 the wgmma pipeline, after copying any
-// operand whose layout the copy engine cannot take, with the tile width and split of k that finish first;
-// elsewhere the SIMT fallback. fp32 inputs (TF32, 3xTF32): the wgmma pipeline alone, A from registers where
-// the copy engine can read it, the operands it cannot read rewritten as K-major TF32 rows (route_for).
+// product; small k: the small-k kernel; else on compute capability 9.0 the wgmma pipeline; elsewhere the SIMT
+// fallback. fp32 inputs (TF32, 3xTF32): the wgmma pipeline alone, A from registers, B rewritten as K-major TF32
+// rows where the instructions cannot read it. On wgmma (route_for): the product or its transpose, the tile width
+// and the split of k that the model finishes first; operands the copy engine cannot read copied by the
+// pipeline's producer threads where aligned to 4 bytes and cheaper, else by a pass first.
 #include "gemm/cuda_wgmma/wgmma_gemm.hpp"
 
 #include <cuda_runtime.h>
@@ -44,8 +45,15 @@ bool a_registers_allowed() {
   const char* f = std::getenv("PORTKERN_WGMMA_A");
   return !f || std::string_view(f) != "shared";
 }
-// PORTKERN_WGMMA_SWAP=0|1 makes fp32 inputs never or always multiply the transposed product (C^T = op(B)^T
-// op(A)^T) instead of choosing the cheaper (measurement and tests only).
+// PORTKERN_WGMMA_COPY=repack|threads makes operands the copy engine cannot read always be copied (16-bit) or
+// rewritten (fp32) by a pass before the product, or copied by the producer's threads wherever their alignment
+// allows, instead of whichever the model finishes first (measurement and tests only).
+std::string_view forced_copy() {
+  const char* f = std::getenv("PORTKERN_WGMMA_COPY");
+  return f ? f : "";
+}
+// PORTKERN_WGMMA_SWAP=0|1 makes the wgmma pipeline never or always multiply the transposed product (C^T =
+// op(B)^T op(A)^T) instead of choosing the cheaper (measurement and tests only).
 std::string_view forced_swap() {
   const char* f = std::getenv("PORTKERN_WGMMA_SWAP");
   return f ? f : "";
@@ -57,6 +65,17 @@ bool copyable(Input input, const void* x, std::int64_t ld, std::int64_t stride, 
   const std::int64_t unit = per_16_bytes(input);
   return reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && ld % unit == 0 &&
          (batch == 1 || (stride > 0 && stride % unit == 0));
+}
+
+// The unit of the producer threads' copies of an operand the copy engine cannot read (cp.async: 16, 8 or 4
+// bytes): the widest that its base, leading dimension and batch stride are multiples of; 0 where none is (16-bit
+// values at odd addresses or odd strides, copied by a pass first).
+int thread_chunk(Input input, const void* x, std::int64_t ld, std::int64_t stride, std::int64_t batch) {
+  for (int chunk : {16, 8, 4})
+    if (reinterpret_cast<std::uintptr_t>(x) % chunk == 0 && ld * bytes_of(input) % chunk == 0 &&
+        (batch == 1 || stride * bytes_of(input) % chunk == 0))
+      return chunk;
+  return 0;
 }
 
 bool fits(Input input, const Problem& p) {   // the copy engine's coordinates are 32-bit
@@ -125,54 +144,105 @@ Problem transposed(const Problem& p) {
   return t;
 }
 
-// Rewriting an operand as TF32 rows: reading it and writing its rows (3xTF32: both parts), at about the H100's
-// copy rate, plus a launch.
+// Copying an operand first (16-bit: as it is, aligned; fp32: as TF32 rows, 3xTF32 both parts): reading it and
+// writing the copy at about the H100's copy rate, plus a launch.
 constexpr double rewrite_us = 3, us_per_byte = 1 / 2.5e6;   // 2.5 TB/s
 double rewrite_cost_us(Input input, const Problem& p, std::int64_t rows) {
   const std::int64_t segment_k = segment_of(input, p.k);
-  const double written = double(rows) * double(segment_k > 0 ? 2 * segment_k : p.k) * 4;
-  return rewrite_us + us_per_byte * double(p.batch) * (double(rows) * double(p.k) * 4 + written);
+  const double bytes = double(bytes_of(input)), read = double(rows) * double(p.k) * bytes;
+  const double written = double(rows) * double(segment_k > 0 ? 2 * segment_k : p.k) * bytes;
+  return rewrite_us + us_per_byte * double(p.batch) * (read + written);
+}
+
+// Copying an operand by the producer's threads instead: no pass, but each k-tile an item waits for takes about
+// 0.6 microseconds longer (H100, BF16 A of 196 rows on 16 tiles of 128 x 64: 16 k-tiles each ran 23 us copied by
+// threads, 12.5 us after a copy pass; the asynchronous copies of 4- and 8-byte pieces land slower than TMA's; at
+// 0.5 the model still sent 196 x 64 x 384, 6 k-tiles, to threads, which ran it 0.81x the pass's speed).
+constexpr double thread_copy_us_per_k_tile = 0.6;
+double thread_copy_cost_us(Input input, const Plan& plan, const Problem& p, int multiprocessors) {
+  const std::int64_t k_tiles = (p.k + k_tile_of(input) - 1) / k_tile_of(input);
+  const std::int64_t per_item = (k_tiles + plan.splits - 1) / plan.splits;
+  const std::int64_t items = (p.m + 127) / 128 * ((p.n + plan.columns - 1) / plan.columns) * p.batch * plan.splits;
+  return thread_copy_us_per_k_tile * double(per_item) * double((items + multiprocessors - 1) / multiprocessors);
+}
+
+// The unit of the threads' copies of an operand the copy engine cannot read (thread_chunk), where they are
+// allowed and finish before a pass that copies it first would (`rows`: m for A, n for B); 0 where not.
+int chunk_if_cheaper(const Device& device, Input input, const Plan& plan, const Problem& p, const void* x,
+                     std::int64_t ld, std::int64_t stride, std::int64_t rows) {
+  const int chunk = thread_chunk(input, x, ld, stride, p.batch);
+  const std::string_view f = forced_copy();
+  if (!chunk || f == "repack") return 0;
+  if (f == "threads") return chunk;
+  const int multiprocessors = device.properties().compute_units;
+  return thread_copy_cost_us(input, plan, p, multiprocessors) < rewrite_cost_us(input, p, rows) ? chunk : 0;
 }
 
 // fp32 inputs, p as it is: wgmma, rewriting what the TF32 instructions cannot read: B unless K-major and
-// copyable (3xTF32: always, as its two parts); A goes into registers as it is stored where the copy engine can
-// read it (TF32: where it is not K-major, else the copy engine rounds it in place), else it is rewritten too.
+// copyable (3xTF32: always, as its two parts; TF32 rounds it on the copy engine's way); A goes into registers as it
+// is stored (TF32: where it is not K-major or the copy engine cannot read it, else the copy engine rounds it in
+// place), copied by the producer's threads where the copy engine cannot read it and that is cheaper than
+// rewriting it (A through shared memory is always rewritten).
 Route fp32_route(const Device& device, Input input, const Problem& p) {
   const bool x3 = input == Input::tf32x3, a_copyable = copyable(input, p.a, p.lda, p.stride_a, p.batch);
   Route r{Kernel::wgmma, plan_for(input, p, device.properties().compute_units), false,
           x3 || p.trans_b || !copyable(input, p.b, p.ldb, p.stride_b, p.batch)};
-  r.plan.a_registers = a_copyable && (x3 || !p.trans_a) && a_registers_allowed();
+  const int a_chunk = a_copyable ? 0 : chunk_if_cheaper(device, input, r.plan, p, p.a, p.lda, p.stride_a, p.m);
+  r.plan.a_registers = (a_copyable || a_chunk) && (x3 || !p.trans_a || !a_copyable) && a_registers_allowed();
+  r.plan.a_chunk = r.plan.a_registers ? a_chunk : 0;
   r.repack_a = !r.plan.a_registers && (x3 || !p.trans_a || !a_copyable);
   return r;
 }
 
-// The model's time for route r of p (p already transposed when r.swap): the plan and the rewrites.
-double cost_us(Input input, const Route& r, const Problem& p) {
+// 16-bit inputs on wgmma, p as it is: any layout; operands the copy engine cannot read copied by the producer's
+// threads where aligned to 4 bytes and that is cheaper, else by a pass first.
+Route half_route(const Device& device, Input input, const Problem& p) {
+  Route r{Kernel::wgmma, plan_for(input, p, device.properties().compute_units)};
+  if (!copyable(input, p.a, p.lda, p.stride_a, p.batch)) {
+    r.plan.a_chunk = chunk_if_cheaper(device, input, r.plan, p, p.a, p.lda, p.stride_a, p.m);
+    r.repack_a = !r.plan.a_chunk;
+  }
+  if (!copyable(input, p.b, p.ldb, p.stride_b, p.batch)) {
+    r.plan.b_chunk = chunk_if_cheaper(device, input, r.plan, p, p.b, p.ldb, p.stride_b, p.n);
+    r.repack_b = !r.plan.b_chunk;
+  }
+  return r;
+}
+
+// The model's time for route r of p (p already transposed when r.swap): the plan, the copies first and the
+// copies by threads.
+double cost_us(const Device& device, Input input, const Route& r, const Problem& p) {
+  const int by_threads = (r.plan.a_chunk ? 1 : 0) + (r.plan.b_chunk ? 1 : 0);
   return r.plan.us + (r.repack_a ? rewrite_cost_us(input, p, p.m) : 0) +
-         (r.repack_b ? rewrite_cost_us(input, p, p.n) : 0);
+         (r.repack_b ? rewrite_cost_us(input, p, p.n) : 0) +
+         by_threads * thread_copy_cost_us(input, r.plan, p, device.properties().compute_units);
 }
 
 // 16-bit inputs: one row (gemv_fits): the matrix-vector product; small k (small_k_wins): the small-k kernel,
 // bound by writing C; else wgmma on compute capability 9.0 (sm_90), the SIMT fallback elsewhere. fp32 inputs:
-// wgmma (the caller checked `applies`) on the product or its transpose, whichever the model finishes first.
+// wgmma (the caller checked `applies`). On wgmma, the product or its transpose, whichever the model finishes
+// first.
 Route route_for(const Device& device, Input input, const Problem& p) {
   if (fp32_inputs(input)) {
     if (!applies(device, input, p)) fail(who, "TF32 inputs need compute capability 9.0 and 32-bit coordinates");
-    const std::string_view f = forced_swap();
-    const Route as_is = fp32_route(device, input, p);
-    if (f == "0") return as_is;
-    const Problem t = transposed(p);
-    Route swapped = fp32_route(device, input, t);
-    swapped.swap = true;
-    return f == "1" || cost_us(input, swapped, t) < cost_us(input, as_is, p) ? swapped : as_is;
+  } else {
+    const std::string_view f = forced();
+    if (f == "simt") return {};
+    if ((f.empty() || f == "gemv") && gemv_fits(p)) return {Kernel::gemv, {}};
+    if ((f.empty() && small_k_wins(p)) || (f == "small_k" && small_k_fits(p))) return {Kernel::small_k, {}};
+    if (!hopper(device) || !fits(input, p)) return {};
   }
-  const std::string_view f = forced();
-  if (f == "simt") return {};
-  if ((f.empty() || f == "gemv") && gemv_fits(p)) return {Kernel::gemv, {}};
-  if ((f.empty() && small_k_wins(p)) || (f == "small_k" && small_k_fits(p))) return {Kernel::small_k, {}};
-  if (!hopper(device) || !fits(input, p)) return {};
-  return {Kernel::wgmma, plan_for(input, p, device.properties().compute_units),
-          !copyable(input, p.a, p.lda, p.stride_a, p.batch), !copyable(input, p.b, p.ldb, p.stride_b, p.batch)};
+  const auto route = fp32_inputs(input) ? fp32_route : half_route;
+  const std::string_view f = forced_swap();
+  const Route as_is = route(device, input, p);
+  // 16-bit inputs rewrite nothing: their transposed product pays where the product's rows fill less than half a
+  // tile (H100, BF16 nets: 16 x 512 x 512 in 36 problems 1.22x, 16 x 4096 x 4096 1.24x). The model would also
+  // send tall products of 128 columns there, which ran at half the speed (12544 x 128 x 64 in 36 problems: 0.49x).
+  if (f == "0" || (f.empty() && !fp32_inputs(input) && p.m >= 64)) return as_is;
+  const Problem t = transposed(p);
+  Route swapped = route(device, input, t);
+  swapped.swap = true;
+  return f == "1" || cost_us(device, input, swapped, t) < cost_us(device, input, as_is, p) ? swapped : as_is;
 }
 
 // x rounded up to a whole number of 16-byte units of `input` values.
@@ -218,7 +288,7 @@ void rewrite_as_tf32(Queue& queue, const Route& r, std::int64_t segment_k, Probl
 
 double estimated_us(const Device& device, Input input, const Problem& p) {
   const Route r = route_for(device, input, p);
-  return cost_us(input, r, r.swap ? transposed(p) : p);
+  return cost_us(device, input, r, r.swap ? transposed(p) : p);
 }
 
 bool applies(const Device& device, Input input, const Problem& p) {
@@ -234,6 +304,8 @@ std::string kernel_for(const Device& device, Input input, const Problem& p) {
   name += "128x" + std::to_string(r.plan.columns);
   if (r.plan.splits > 1) name += "_split" + std::to_string(r.plan.splits);
   if (r.plan.a_registers) name += "_a_in_registers";
+  if (r.plan.a_chunk) name += "_a_by_threads";
+  if (r.plan.b_chunk) name += "_b_by_threads";
   if (r.swap) name += "_swapped";
   if ((r.repack_a || r.repack_b) && input != Input::tf32x3) name += "_repacked";   // 3xTF32 always rewrites B
   return name;

@@ -18,15 +18,15 @@
 // adding it to C's sums in round-to-nearest fp32 (the tensor cores' sums truncate). Where the tiles are fewer
 // than the multiprocessors, k is split into parts that add into C atomically. The copy engine needs 16-byte
 // aligned A and B with leading dimensions and batch strides multiples of 16 bytes; an operand without them is
-// copied first. Small k (small_k.cu) and single rows (gemv.cu) of 16-bit inputs take fp32 kernels bound by
-// memory; GPUs other than compute capability 9.0 a plain SIMT kernel (correct anywhere, not fast).
+// copied into the stages by the producer warpgroup's threads instead (cp.async, in the same swizzled layout; fp32:
+// A alone, into registers), or, aligned to less than 4 bytes, copied by a pass first. Small k (small_k.cu) and
+// single rows (gemv.cu) of 16-bit inputs take fp32 kernels bound by memory; GPUs other than compute capability 9.0 a plain SIMT kernel (correct anywhere, not fast).
 //
 // When it wins: products of 16-bit operands with m and n of a few hundred and more, k of 3-32 with few columns;
 // fp32 products with m and n of a few hundred and more, k >= 64 (3xTF32: 1.5-2.5x cuBLAS SGEMM on squares of
-// 1024 and more and on networks' tall products; products of few rows with many columns as the transposed
-// product, C^T = op(B)^T op(A)^T, which the fp32 route prices beside the product as it is). It loses where m and
-// n are both small, on k of 3-32 for fp32, and on operands that must be copied first. docs/precision.md has the
-// figures beside cuBLAS.
+// 1024 and more and on networks' tall products); products of few rows with many columns as the transposed
+// product, C^T = op(B)^T op(A)^T, which the route prices beside the product as it is. It loses where m and n are
+// both small, and on k of 3-32 for fp32. docs/precision.md has the figures beside cuBLAS.
 #pragma once
 
 #include <cstdint>
@@ -73,14 +73,16 @@ bool applies(const Device& device, Input input, const Problem& p);
 double estimated_us(const Device& device, Input input, const Problem& p);
 
 // Runs on the queue's stream (its device current); m, n, k, batch > 0 (the caller's quick returns), arguments
-// already checked, `applies`. Operands the copy engine cannot read are first copied into the queue's scratch
-// memory (fp32 ones as K-major TF32 rows). Errors throw portkern::Error.
+// already checked, `applies`. fp32 operands the TF32 instructions cannot read (and those PORTKERN_WGMMA_COPY=repack
+// sends there) are first rewritten into the queue's scratch memory as K-major TF32 rows. Errors throw
+// portkern::Error.
 void run(Queue& queue, Input input, const Problem& p);
 
 // The kernel `run` launches for `p` on `device`: "wgmma_128x<BN>" (fp32 inputs: "wgmma_tf32_128x<BN>",
 // "wgmma_tf32x3_128x<BN>"), with "_split<S>" when k is split into S parts, "_a_in_registers" when A is
 // multiplied from registers, "_swapped" when the transposed product is multiplied (C^T = op(B)^T op(A)^T) and
-// "_repacked" when an operand is copied first (3xTF32 always rewrites B: not named); "small_k" (k <= 16, or k <= 32 with n <= 32: fp32 FMA,
+// "_a_by_threads" / "_b_by_threads" when the producer's threads copy an operand the copy engine cannot read,
+// "_repacked" when an operand is copied first (PORTKERN_WGMMA_COPY=repack; 3xTF32 always rewrites B: not named); "small_k" (k <= 16, or k <= 32 with n <= 32: fp32 FMA,
 // bound by writing C), "gemv" (m == 1, B not transposed), or "simt".
 std::string kernel_for(const Device& device, Input input, const Problem& p);
 

@@ -23,6 +23,13 @@
 // the kernel model's atoms and multiplies with the register form of wgmma. A is then never rewritten, whatever
 // its layout: the TF32 instructions read only K-major operands from shared memory. 3xTF32's stage then holds
 // B's two parts side by side, and one k-tile's three products follow from one stage.
+//
+// Copies by threads (ThreadCopy): an operand the copy engine cannot read (a base, leading dimension or batch
+// stride aligned to 4 or 8 bytes but not 16, or one matrix for every problem) is copied by the producer
+// warpgroup's 128 threads instead, with asynchronous copies (cp.async) into the same swizzled lines, zeros
+// outside it. Each thread's copies arrive on full[s] when they land (129 arrivals with the copy engine's), and
+// the consumers fence the generic proxy's writes before the tensor cores read them. No rewriting pass, no
+// second launch.
 #pragma once
 
 #include <cuda.h>
@@ -85,6 +92,19 @@ struct Output {
   int batch0;   // the first problem of this launch
   int items;
   bool c_transposed;   // C(row, col) at c[col + row * ldc]
+};
+
+// An operand copied by the producer's threads (the kernel's header): `inner` values contiguous (k where it is
+// K-major, else m or n), `outer` lines ld apart, problems `stride` apart (0: one matrix for all), all in values;
+// base, ld and stride aligned to `chunk` bytes (4, 8 or 16), the unit of its copies. base == nullptr: the copy
+// engine copies it.
+struct ThreadCopy {
+  const void* base = nullptr;
+  std::int64_t ld = 0, stride = 0, inner = 0, outer = 0;
+  int chunk = 16;
+};
+struct ThreadCopies {
+  ThreadCopy a, b;
 };
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -179,13 +199,56 @@ __device__ __forceinline__ void load_fragment(const std::uint8_t* tile, int row,
   }
 }
 
+// The producer's 128 threads copy one operand's k-tile as the copy engine would have placed it: `rows` lines of
+// 128 bytes, line l at l * 128 with its 16-byte chunk c at c ^ (l % 8), zeros outside the operand. K-major, line l
+// holds row x0 + l from k0 on; MN-major (V values per line), line l holds k0 + l % V from x0 + l / V * V on. Each
+// piece of Chunk bytes (what the operand's alignment allows) is one asynchronous copy (cp.async, zero-filling what
+// lies outside); the caller's cp.async.mbarrier.arrive tells full[s] when they have landed.
+template <int Bytes, bool KMajor, int Chunk>
+__device__ __forceinline__ void copy_pieces(std::uint8_t* tile, const ThreadCopy& x, int rows, std::int64_t x0,
+                                            std::int64_t k0, int problem, int thread) {
+  // A thread copies the same piece of every step-th line: its position along the line, and so whether it lies
+  // inside the operand, changes only from one group of lines to the next (K-major: one group, the tile's rows;
+  // MN-major: one per V values of m or n, its lines the k-tile's).
+  constexpr int per_line = row_bytes / Bytes, pieces = row_bytes / Chunk, step = 128 / pieces;
+  const std::uint8_t* const base = static_cast<const std::uint8_t*>(x.base) + problem * x.stride * Bytes;
+  const std::uint32_t to = shared_address(tile);
+  const int first = thread / pieces, byte = thread % pieces * Chunk;
+  const std::int64_t outer0 = KMajor ? x0 : k0, jump = step * x.ld * Bytes;
+  const int group_lines = KMajor ? rows : per_line;
+  for (int g = 0; g < rows / group_lines; ++g) {
+    const std::int64_t inner = (KMajor ? k0 : x0 + g * per_line) + byte / Bytes, left = x.inner - inner;
+    const int inside = left <= 0 ? 0 : left >= Chunk / Bytes ? Chunk : int(left) * Bytes;   // bytes read
+    const std::uint8_t* from = base + ((outer0 + first) * x.ld + inner) * Bytes;
+    for (int j = first; j < group_lines; j += step, from += jump) {
+      const int in = outer0 + j < x.outer ? inside : 0, l = g * group_lines + j;
+      asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;"
+                   ::"r"(to + l * row_bytes + (((byte >> 4) ^ (l & 7)) << 4) + (byte & 15)), "l"(in ? from : base),
+                   "n"(Chunk), "r"(in)
+                   : "memory");
+    }
+  }
+}
+
+template <int Bytes, bool KMajor>
+__device__ __forceinline__ void copy_by_threads(std::uint8_t* tile, const ThreadCopy& x, int rows, std::int64_t x0,
+                                                std::int64_t k0, int problem, int thread) {
+  if (x.chunk == 16) copy_pieces<Bytes, KMajor, 16>(tile, x, rows, x0, k0, problem, thread);
+  else if (x.chunk == 8) copy_pieces<Bytes, KMajor, 8>(tile, x, rows, x0, k0, problem, thread);
+  else copy_pieces<Bytes, KMajor, 4>(tile, x, rows, x0, k0, problem, thread);
+}
+
 #endif
 
 // AKMajor / BKMajor: whether op(A) / op(B) has k contiguous in memory (A transposed, B not transposed); Passes:
 // 1, or 3 for 3xTF32; ARegisters: A's fragments multiplied from registers (fp32 inputs).
-template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor, int Passes = 1, bool ARegisters = false>
+// Threads: whether by_threads may name operands (a kernel without it is the copy engine's alone, compiled as if
+// copies by threads did not exist).
+template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor, int Passes = 1, bool ARegisters = false,
+          bool Threads = false>
 __global__ void __launch_bounds__(threads, 1)
-    gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, const Output out) {
+    gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, const Output out,
+         const ThreadCopies by_threads) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   // The passes over a k-tile that take a stage each (with A in registers, one stage serves all three), and the
   // parts of B a stage holds.
@@ -197,18 +260,23 @@ __global__ void __launch_bounds__(threads, 1)
   std::uint64_t* const empty = full + Stages;
 
   const int warpgroup = threadIdx.x / 128;
+  // Operands copied by threads: each producer thread's copies arrive on full[s] besides the copy engine's arrival.
+  const bool threads_copy = Threads && (by_threads.a.base || by_threads.b.base);
 
   if (threadIdx.x == 0) {
-    for (int s = 0; s < Stages; ++s) barrier_init(&full[s], 1), barrier_init(&empty[s], consumer_warps);
+    for (int s = 0; s < Stages; ++s)
+      barrier_init(&full[s], threads_copy ? 129 : 1), barrier_init(&empty[s], consumer_warps);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   __syncthreads();
 
   // Both roles walk the same items and count k-tiles across them (`step`), so that stage and phase carry on
   // from one item to the next: the producer fills the next item's stages while the consumers finish one.
-  if (warpgroup == 0) {   // the producer: one thread issues every copy
+  if (warpgroup == 0) {   // the producer: one thread issues every TMA copy, all copy by threads
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
-    if (threadIdx.x != 0) return;
+    if (threadIdx.x != 0 && !threads_copy) return;
+    const bool a_threads = Threads && by_threads.a.base, b_threads = Threads && by_threads.b.base;
+    const std::uint32_t tma_bytes = (a_threads ? 0 : L::a_bytes) + (b_threads ? 0 : b_parts * L::b_bytes);
     int step = 0;
     for (int id = blockIdx.x; id < out.items; id += gridDim.x) {
       const Item item = item_of(id, out);
@@ -218,23 +286,36 @@ __global__ void __launch_bounds__(threads, 1)
         barrier_wait(&empty[s], ((step / Stages) & 1) ^ 1);
         std::uint8_t* const a = smem + s * L::stage_bytes;
         std::uint8_t* const b = a + L::a_bytes;
-        barrier_expect_bytes(&full[s], L::stage_bytes);
         // Pass 0 multiplies the big parts, pass 1 big A by small B, pass 2 small A by big B.
         const int pass = (item.first_tile + kt) % stage_passes;
         const int k0 = (item.first_tile + kt) / stage_passes * L::bk;
         const int ka = k0 + (pass == 2 ? out.segment_k : 0), kb = k0 + (pass == 1 ? out.segment_k : 0);
-        if constexpr (AKMajor) {
-          copy_box(a, map_a, &full[s], ka, m0, item.problem);
-        } else {
-          for (int i = 0; i < block_m / L::mn_box_values; ++i)
-            copy_box(a + i * L::mn_box_bytes, map_a, &full[s], m0 + i * L::mn_box_values, ka, item.problem);
+        if (threadIdx.x == 0) {
+          barrier_expect_bytes(&full[s], tma_bytes);
+          if (!a_threads) {
+            if constexpr (AKMajor) {
+              copy_box(a, map_a, &full[s], ka, m0, item.problem);
+            } else {
+              for (int i = 0; i < block_m / L::mn_box_values; ++i)
+                copy_box(a + i * L::mn_box_bytes, map_a, &full[s], m0 + i * L::mn_box_values, ka, item.problem);
+            }
+          }
+          if (!b_threads) {
+            if constexpr (BKMajor) {
+              copy_box(b, map_b, &full[s], kb, n0, item.problem);
+              if constexpr (b_parts == 2)
+                copy_box(b + L::b_bytes, map_b, &full[s], kb + out.segment_k, n0, item.problem);
+            } else {
+              for (int i = 0; i < BN / L::mn_box_values; ++i)
+                copy_box(b + i * L::mn_box_bytes, map_b, &full[s], n0 + i * L::mn_box_values, kb, item.problem);
+            }
+          }
         }
-        if constexpr (BKMajor) {
-          copy_box(b, map_b, &full[s], kb, n0, item.problem);
-          if constexpr (b_parts == 2) copy_box(b + L::b_bytes, map_b, &full[s], kb + out.segment_k, n0, item.problem);
-        } else {
-          for (int i = 0; i < BN / L::mn_box_values; ++i)
-            copy_box(b + i * L::mn_box_bytes, map_b, &full[s], n0 + i * L::mn_box_values, kb, item.problem);
+        if (threads_copy) {   // (never 3xTF32's rewritten parts: ka == kb == k0)
+          constexpr int bytes = Element<Type>::bytes;
+          if (a_threads) copy_by_threads<bytes, AKMajor>(a, by_threads.a, block_m, m0, ka, item.problem, threadIdx.x);
+          if (b_threads) copy_by_threads<bytes, BKMajor>(b, by_threads.b, BN, n0, kb, item.problem, threadIdx.x);
+          asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(shared_address(&full[s])) : "memory");
         }
       }
     }
@@ -275,6 +356,8 @@ __global__ void __launch_bounds__(threads, 1)
       for (int kt = 0; kt < item.k_tiles; ++kt, ++step) {
         const int s = step % Stages;
         barrier_wait(&full[s], (step / Stages) & 1);
+        // Copies by threads are writes of the generic proxy: ordered before the tensor cores' reads.
+        if (threads_copy) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         if constexpr (ARegisters) {   // load, round or split, multiply, free the stage
           const std::uint8_t* const tile = smem + s * L::stage_bytes;
           const std::uint32_t b = stage0 + s * L::stage_bytes + L::a_bytes;

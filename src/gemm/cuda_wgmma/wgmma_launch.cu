@@ -77,12 +77,13 @@ CUtensorMap tensor_map(const void* base, std::int64_t inner, std::int64_t outer,
   return map;
 }
 
-template <class Type, int BN, bool AKMajor, bool BKMajor, int Passes, bool ARegisters = false>
-void launch(const Problem& p, int splits, std::int64_t segment_k, int multiprocessors, cudaStream_t stream) {
+template <class Type, int BN, bool AKMajor, bool BKMajor, int Passes, bool ARegisters, bool Threads>
+void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, int multiprocessors,
+                   cudaStream_t stream) {
   constexpr int b_parts = ARegisters && Passes == 3 ? 2 : 1, stage_passes = ARegisters ? 1 : Passes;
   constexpr int Stages = kernel::stages_for(BN, b_parts);
   using L = kernel::Layout<Type, BN, Stages, b_parts>;
-  auto* const k = &kernel::gemm<Type, BN, Stages, AKMajor, BKMajor, Passes, ARegisters>;
+  auto* const k = &kernel::gemm<Type, BN, Stages, AKMajor, BKMajor, Passes, ARegisters, Threads>;
   static std::once_flag raised;
   std::call_once(raised, [&] {
     check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, L::smem_bytes),
@@ -98,15 +99,24 @@ void launch(const Problem& p, int splits, std::int64_t segment_k, int multiproce
       std::is_same_v<Type, Tf32> && Passes == 1 ? CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 : Stored<Type>::type;
   constexpr CUtensorMapDataType a_type = ARegisters ? Stored<Type>::type : type;
   const std::int64_t a_extent = ARegisters ? p.k : k_extent;
+  // Operands copied by threads have no tensor map (and are never 3xTF32's rewritten parts: k_extent is k).
+  if ((plan.a_chunk && a_extent != p.k) || (plan.b_chunk && k_extent != p.k))
+    fail(who, "3xTF32's rewritten parts are copied by the copy engine");
+  kernel::ThreadCopies by_threads;
+  if (plan.a_chunk) by_threads.a = {p.a, p.lda, p.stride_a, AKMajor ? p.k : p.m, AKMajor ? p.m : p.k, plan.a_chunk};
+  if (plan.b_chunk) by_threads.b = {p.b, p.ldb, p.stride_b, BKMajor ? p.k : p.n, BKMajor ? p.n : p.k, plan.b_chunk};
   const CUtensorMap map_a =
-      AKMajor ? tensor_map<Type>(p.a, a_extent, p.m, p.lda, p.batch, p.stride_a, L::bk, kernel::block_m, a_type)
-              : tensor_map<Type>(p.a, p.m, a_extent, p.lda, p.batch, p.stride_a, mn_box, L::bk, a_type);
-  const CUtensorMap map_b = BKMajor ? tensor_map<Type>(p.b, k_extent, p.n, p.ldb, p.batch, p.stride_b, L::bk, BN, type)
-                                    : tensor_map<Type>(p.b, p.n, k_extent, p.ldb, p.batch, p.stride_b, mn_box, L::bk, type);
+      plan.a_chunk ? CUtensorMap{}
+      : AKMajor ? tensor_map<Type>(p.a, a_extent, p.m, p.lda, p.batch, p.stride_a, L::bk, kernel::block_m, a_type)
+                : tensor_map<Type>(p.a, p.m, a_extent, p.lda, p.batch, p.stride_a, mn_box, L::bk, a_type);
+  const CUtensorMap map_b =
+      plan.b_chunk ? CUtensorMap{}
+      : BKMajor ? tensor_map<Type>(p.b, k_extent, p.n, p.ldb, p.batch, p.stride_b, L::bk, BN, type)
+                : tensor_map<Type>(p.b, p.n, k_extent, p.ldb, p.batch, p.stride_b, mn_box, L::bk, type);
   // A part of k holds whole k-tiles, all their passes (3xTF32 sums a k-tile's passes before adding them up).
   const int whole_tiles = int((p.k + L::bk - 1) / L::bk);
-  const int per_split = (whole_tiles + splits - 1) / splits;
-  splits = (whole_tiles + per_split - 1) / per_split;   // no empty part
+  const int per_split = (whole_tiles + plan.splits - 1) / plan.splits;
+  const int splits = (whole_tiles + per_split - 1) / per_split;   // no empty part
   const int k_tiles = whole_tiles * stage_passes;
   kernel::Output out{p.m, p.n, p.ldc, p.stride_c, p.alpha, p.beta, p.c,
                      int((p.m + kernel::block_m - 1) / kernel::block_m), int((p.n + BN - 1) / BN),
@@ -118,9 +128,22 @@ void launch(const Problem& p, int splits, std::int64_t segment_k, int multiproce
     out.batch0 = int(first);
     out.items = int(std::min(p.batch - first, per_launch) * per_problem);
     const unsigned blocks = unsigned(std::min<std::int64_t>(out.items, multiprocessors));
-    k<<<blocks, kernel::threads, L::smem_bytes, stream>>>(map_a, map_b, out);
+    k<<<blocks, kernel::threads, L::smem_bytes, stream>>>(map_a, map_b, out, by_threads);
     check(cudaGetLastError(), "launch of the wgmma GEMM");
   }
+}
+
+// The kernel with copies by threads where the plan has any (16-bit inputs, and fp32 A read into registers: no
+// other kernel gets them), else the copy engine's alone.
+template <class Type, int BN, bool AKMajor, bool BKMajor, int Passes, bool ARegisters = false>
+void launch(const Problem& p, const Plan& plan, std::int64_t segment_k, int multiprocessors, cudaStream_t stream) {
+  if constexpr (!std::is_same_v<Type, Tf32> || ARegisters) {
+    if (plan.a_chunk || plan.b_chunk)
+      return launch_kernel<Type, BN, AKMajor, BKMajor, Passes, ARegisters, true>(p, plan, segment_k, multiprocessors,
+                                                                                 stream);
+  }
+  if (plan.a_chunk || plan.b_chunk) fail(who, "copies by threads planned for a kernel without them");
+  launch_kernel<Type, BN, AKMajor, BKMajor, Passes, ARegisters, false>(p, plan, segment_k, multiprocessors, stream);
 }
 
 // fp32 inputs: B K-major; A K-major, or any layout read into registers. 3xTF32 keeps two accumulators: 256
@@ -133,13 +156,16 @@ void launch_fp32(const Problem& p, Plan plan, std::int64_t segment_k, int multip
   if (x3 && BN > 128) fail(who, "3xTF32 runs on tiles of 64 or 128 columns");
   if constexpr (BN <= 128) {
     if (x3 && plan.a_registers)
-      return a_k ? launch<Tf32, BN, true, true, 3, true>(p, plan.splits, segment_k, multiprocessors, stream)
-                 : launch<Tf32, BN, false, true, 3, true>(p, plan.splits, segment_k, multiprocessors, stream);
-    if (x3) return launch<Tf32, BN, true, true, 3>(p, plan.splits, segment_k, multiprocessors, stream);
+      return a_k ? launch<Tf32, BN, true, true, 3, true>(p, plan, segment_k, multiprocessors, stream)
+                 : launch<Tf32, BN, false, true, 3, true>(p, plan, segment_k, multiprocessors, stream);
+    if (x3) return launch<Tf32, BN, true, true, 3>(p, plan, segment_k, multiprocessors, stream);
   }
-  // TF32 reads a K-major A in place through the copy engine; an M-major one into registers.
-  if (!a_k) return launch<Tf32, BN, false, true, 1, true>(p, plan.splits, 0, multiprocessors, stream);
-  launch<Tf32, BN, true, true, 1>(p, plan.splits, 0, multiprocessors, stream);
+  // TF32 reads a K-major A in place through the copy engine; an M-major one, or one copied by threads, into
+  // registers.
+  if (plan.a_registers)
+    return a_k ? launch<Tf32, BN, true, true, 1, true>(p, plan, 0, multiprocessors, stream)
+               : launch<Tf32, BN, false, true, 1, true>(p, plan, 0, multiprocessors, stream);
+  launch<Tf32, BN, true, true, 1>(p, plan, 0, multiprocessors, stream);
 }
 
 template <class Type, int BN>
@@ -148,10 +174,10 @@ void launch_transposes(const Problem& p, Plan plan, std::int64_t segment_k, int 
     launch_fp32<BN>(p, plan, segment_k, multiprocessors, stream);
   } else {
     const bool a_k = p.trans_a, b_k = !p.trans_b;   // which operands have k contiguous
-    if (a_k && b_k) return launch<Type, BN, true, true, 1>(p, plan.splits, 0, multiprocessors, stream);
-    if (a_k) return launch<Type, BN, true, false, 1>(p, plan.splits, 0, multiprocessors, stream);
-    if (b_k) return launch<Type, BN, false, true, 1>(p, plan.splits, 0, multiprocessors, stream);
-    launch<Type, BN, false, false, 1>(p, plan.splits, 0, multiprocessors, stream);
+    if (a_k && b_k) return launch<Type, BN, true, true, 1>(p, plan, 0, multiprocessors, stream);
+    if (a_k) return launch<Type, BN, true, false, 1>(p, plan, 0, multiprocessors, stream);
+    if (b_k) return launch<Type, BN, false, true, 1>(p, plan, 0, multiprocessors, stream);
+    launch<Type, BN, false, false, 1>(p, plan, 0, multiprocessors, stream);
   }
 }
 
