@@ -13,17 +13,7 @@ import json
 import statistics
 import sys
 
-
-def key(row):
-    if row["op"] == "conv2d":
-        return (row["layer"], row["batch"])
-    return (row["m"], row["n"], row["k"], row["batch"], row["trans_a"], row["trans_b"])
-
-
-def label(k):
-    if isinstance(k[0], str):
-        return f"{k[0]} b{k[1]}"
-    return f"{k[0]}x{k[1]}x{k[2]} b{k[3]} " + ("T" if k[4] else "N") + ("T" if k[5] else "N")
+from bench_rows import key, label   # this folder
 
 
 def main():
