@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdlib>
+#include <initializer_list>
 #include <optional>
 #include <string_view>
 
@@ -59,28 +60,31 @@ std::string_view forced_swap() {
   return f ? f : "";
 }
 
-// What the copy engine needs of one operand: a 16-byte aligned base, its leading dimension and batch stride
-// multiples of 16 bytes (a stride of 0 repeats one matrix, which a tensor map cannot).
-bool copyable(Input input, const void* x, std::int64_t ld, std::int64_t stride, std::int64_t batch) {
-  const std::int64_t unit = per_16_bytes(input);
-  return reinterpret_cast<std::uintptr_t>(x) % 16 == 0 && ld % unit == 0 &&
-         (batch == 1 || (stride > 0 && stride % unit == 0));
+// The widest of 16, 8 and 4 bytes that an operand's base, leading dimension and batch stride are all multiples
+// of; 0 where none is (16-bit values at odd addresses or odd strides). The copy engine needs 16; the producer
+// threads' asynchronous copies (cp.async) take pieces of any of the three.
+int aligned_bytes(Input input, const void* x, std::int64_t ld, std::int64_t stride, std::int64_t batch) {
+  for (int bytes : {16, 8, 4})
+    if (reinterpret_cast<std::uintptr_t>(x) % bytes == 0 && ld * bytes_of(input) % bytes == 0 &&
+        (batch == 1 || stride * bytes_of(input) % bytes == 0))
+      return bytes;
+  return 0;
 }
 
-// The unit of the producer threads' copies of an operand the copy engine cannot read (cp.async: 16, 8 or 4
-// bytes): the widest that its base, leading dimension and batch stride are multiples of; 0 where none is (16-bit
-// values at odd addresses or odd strides, copied by a pass first).
-int thread_chunk(Input input, const void* x, std::int64_t ld, std::int64_t stride, std::int64_t batch) {
-  for (int chunk : {16, 8, 4})
-    if (reinterpret_cast<std::uintptr_t>(x) % chunk == 0 && ld * bytes_of(input) % chunk == 0 &&
-        (batch == 1 || stride * bytes_of(input) % chunk == 0))
-      return chunk;
-  return 0;
+// What the copy engine needs of one operand: 16-byte alignment (aligned_bytes) and, for a batch, a stride above 0
+// (a stride of 0 repeats one matrix, which a tensor map cannot).
+bool copyable(Input input, const void* x, std::int64_t ld, std::int64_t stride, std::int64_t batch) {
+  return aligned_bytes(input, x, ld, stride, batch) == 16 && (batch == 1 || stride > 0);
 }
 
 bool fits(Input input, const Problem& p) {   // the copy engine's coordinates are 32-bit
   constexpr std::int64_t limit = std::int64_t(1) << 31;
   return p.m < limit && p.n < limit && p.k < limit && 2 * segment_of(input, p.k) < limit && p.batch < limit;
+}
+
+// The tiles of C a plan of `columns` columns covers, over all problems.
+std::int64_t tiles_of(const Problem& p, int columns) {
+  return (p.m + 127) / 128 * ((p.n + columns - 1) / columns) * p.batch;
 }
 
 // The plan that finishes first under a model in microseconds, calibrated on the H100 (docs/precision.md): the
@@ -108,7 +112,7 @@ Plan plan_for(Input input, const Problem& p, int multiprocessors) {
   for (const Width& w : widths) {
     if ((wanted && w.columns != wanted) || (input == Input::tf32x3 && w.columns > max_tf32x3_columns)) continue;
     const double k_tile_us = w.k_tile_us * passes_of(input);
-    const std::int64_t tiles = (p.m + 127) / 128 * ((p.n + w.columns - 1) / w.columns) * p.batch;
+    const std::int64_t tiles = tiles_of(p, w.columns);
     for (int splits = 1; splits <= max_splits && splits <= k_tiles; ++splits) {
       const std::int64_t per_split = (k_tiles + splits - 1) / splits;
       if (splits > 1 && (k_tiles + per_split - 1) / per_split != splits) continue;   // the same as fewer parts
@@ -162,15 +166,15 @@ constexpr double thread_copy_us_per_k_tile = 0.6;
 double thread_copy_cost_us(Input input, const Plan& plan, const Problem& p, int multiprocessors) {
   const std::int64_t k_tiles = (p.k + k_tile_of(input) - 1) / k_tile_of(input);
   const std::int64_t per_item = (k_tiles + plan.splits - 1) / plan.splits;
-  const std::int64_t items = (p.m + 127) / 128 * ((p.n + plan.columns - 1) / plan.columns) * p.batch * plan.splits;
+  const std::int64_t items = tiles_of(p, plan.columns) * plan.splits;
   return thread_copy_us_per_k_tile * double(per_item) * double((items + multiprocessors - 1) / multiprocessors);
 }
 
-// The unit of the threads' copies of an operand the copy engine cannot read (thread_chunk), where they are
+// The unit of the threads' copies of an operand the copy engine cannot read (aligned_bytes), where they are
 // allowed and finish before a pass that copies it first would (`rows`: m for A, n for B); 0 where not.
 int chunk_if_cheaper(const Device& device, Input input, const Plan& plan, const Problem& p, const void* x,
                      std::int64_t ld, std::int64_t stride, std::int64_t rows) {
-  const int chunk = thread_chunk(input, x, ld, stride, p.batch);
+  const int chunk = aligned_bytes(input, x, ld, stride, p.batch);
   const std::string_view f = forced_copy();
   if (!chunk || f == "repack") return 0;
   if (f == "threads") return chunk;
