@@ -30,9 +30,13 @@ struct HalfOperands {
 // (what the GPU's copy engine needs), made odd (what it cannot take), or made 2 or 4 more than a multiple of 8
 // (4- or 8-byte aligned columns, which the wgmma pipeline's threads copy in pieces of that size).
 enum class Lds { any, multiple_of_8, odd, pairs, quads };
+// C's leading dimension: m + 3 (any), or the next one past m + 2 that is (aligned) or is not (unaligned) a multiple
+// of 4 values, which the GPU's copy engine needs to write C.
+enum class Ldc { any, aligned, unaligned };
 
 template <class In>
-HalfOperands<In> make_half_operands(const HalfCase& s, bool ta, bool tb, bool read_c, Lds lds = Lds::any) {
+HalfOperands<In> make_half_operands(const HalfCase& s, bool ta, bool tb, bool read_c, Lds lds = Lds::any,
+                                    Ldc ldc = Ldc::any) {
   auto round_up = [&](std::int64_t x) {
     switch (lds) {
       case Lds::multiple_of_8: return (x + 7) / 8 * 8;
@@ -45,6 +49,8 @@ HalfOperands<In> make_half_operands(const HalfCase& s, bool ta, bool tb, bool re
   };
   HalfOperands<In> o;
   o.lda = round_up((ta ? s.k : s.m) + 2), o.ldb = round_up((tb ? s.n : s.k) + 1), o.ldc = s.m + 3;
+  if (ldc == Ldc::aligned) o.ldc = (s.m + 3 + 3) / 4 * 4;
+  if (ldc == Ldc::unaligned && o.ldc % 4 == 0) o.ldc += 2;
   o.a = random_vector<In>(std::size_t(o.lda * std::max<std::int64_t>(1, ta ? s.m : s.k)), 21);
   o.b = random_vector<In>(std::size_t(o.ldb * std::max<std::int64_t>(1, tb ? s.k : s.n)), 22);
   o.c = random_vector<float>(std::size_t(o.ldc * s.n), 23);

@@ -3,7 +3,8 @@
 // without split k, operands the copy engine cannot read (copied by the pipeline's threads, or first), the small-k
 // kernel, the matrix-vector product, the SIMT fallback, each of the four transposes, sizes of 1,
 // primes across the 128-row tiles and 64-deep k-tiles, alpha and beta (beta == 0 with NaN in C), C's padding
-// poisoned and untouched, strided batches with C between the items untouched, and the quick returns.
+// poisoned and untouched, C written through the copy engine (stored, added) and element by element, strided
+// batches with C between the items untouched, and the quick returns.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -23,12 +24,20 @@ namespace {
 
 // The kernel the public call will run (asserted, so that a test meant for the wgmma pipeline cannot pass on
 // the fallback); empty in a build without CUDA.
+// C as the call's: base, leading dimension, batch stride and beta (which decide how the pipeline writes C).
+struct COf {
+  float* c = nullptr;
+  std::int64_t ldc = 0, stride_c = 0;
+  float beta = 0.f;
+};
 std::string kernel_for(bool ta, bool tb, const HalfCase& s, const void* a, std::int64_t lda, const void* b,
-                       std::int64_t ldb, std::int64_t stride_a = 0, std::int64_t stride_b = 0, std::int64_t batch = 1) {
+                       std::int64_t ldb, std::int64_t stride_a = 0, std::int64_t stride_b = 0, std::int64_t batch = 1,
+                       COf c = {}) {
 #if PORTKERN_HAVE_CUDA
   gemm_impl::cuda_wgmma::Problem p;
   p.trans_a = ta, p.trans_b = tb, p.m = s.m, p.n = s.n, p.k = s.k, p.a = a, p.lda = lda, p.b = b, p.ldb = ldb;
   p.stride_a = stride_a, p.stride_b = stride_b, p.batch = batch;
+  p.c = c.c, p.ldc = c.ldc, p.stride_c = c.stride_c, p.beta = c.beta;
   return gemm_impl::cuda_wgmma::kernel_for(Device::cuda(0), gemm_impl::cuda_wgmma::Input::bf16, p);
 #else
   return {};
@@ -43,7 +52,7 @@ std::string run_on_gpu(Queue& q, const HalfCase& s, bool ta, bool tb, float alph
   a.upload(q, std::span<const In>(o.a));
   b.upload(q, std::span<const In>(o.b));
   c.upload(q, std::span<const float>(o.c));
-  const std::string kernel = kernel_for(ta, tb, s, a.data(), o.lda, b.data(), o.ldb);
+  const std::string kernel = kernel_for(ta, tb, s, a.data(), o.lda, b.data(), o.ldb, 0, 0, 1, {c.data(), o.ldc, 0, beta});
   gemm(q, ta ? Op::trans : Op::none, tb ? Op::trans : Op::none, s.m, s.n, s.k, alpha, a.data(), o.lda, b.data(),
        o.ldb, beta, c.data(), o.ldc);
   o.c = c.download(q);
@@ -55,21 +64,27 @@ std::string run_on_gpu(Queue& q, const HalfCase& s, bool ta, bool tb, float alph
 const HalfCase cases[] = {{1, 1, 1},   {1, 37, 61},   {67, 1, 33},    {67, 45, 33},  {131, 7, 509},
                           {257, 300, 64}, {200, 200, 600}, {129, 263, 1000}, {5, 513, 17}};
 
-// Every case at each transpose and alpha/beta; returns the kernels that ran, each checked by `expect`.
-std::vector<std::string> check_cases(Lds lds, const std::function<void(const std::string&)>& expect,
-                                     std::span<const HalfCase> shapes = cases) {
+using AlphaBeta = std::pair<float, float>;
+constexpr AlphaBeta default_scalings[] = {{1.f, 0.f}, {-0.75f, 0.5f}};
+
+// Every case at each transpose and alpha/beta; returns the kernels that ran, each checked by `expect` (given
+// the case's beta too).
+std::vector<std::string> check_cases(Lds lds, const std::function<void(const std::string&, float)>& expect,
+                                     std::span<const HalfCase> shapes = cases, Ldc ldc = Ldc::any,
+                                     std::span<const AlphaBeta> scalings = default_scalings) {
   Queue q(Device::cuda(0));
   std::vector<std::string> kernels;
   for (bool ta : {false, true})
     for (bool tb : {false, true})
       for (const HalfCase& s : shapes)
-        for (const auto& [alpha, beta] : {std::pair{1.f, 0.f}, std::pair{-0.75f, 0.5f}}) {
+        for (const auto& [alpha, beta] : scalings) {
           SCOPED_TRACE("m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) +
-                       " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) + " beta=" + std::to_string(beta));
-          HalfOperands<bfloat16> o = make_half_operands<bfloat16>(s, ta, tb, beta != 0.f, lds);
+                       " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) + " alpha=" + std::to_string(alpha) +
+                       " beta=" + std::to_string(beta));
+          HalfOperands<bfloat16> o = make_half_operands<bfloat16>(s, ta, tb, beta != 0.f, lds, ldc);
           kernels.push_back(run_on_gpu(q, s, ta, tb, alpha, beta, o));
-          SCOPED_TRACE("kernel " + kernels.back());
-          expect(kernels.back());
+          SCOPED_TRACE("kernel " + kernels.back() + ", ldc " + std::to_string(o.ldc));
+          expect(kernels.back(), beta);
           expect_half_product(s, ta, tb, alpha, beta, o);
         }
   return kernels;
@@ -84,7 +99,7 @@ TEST(GemmBf16Cuda, WgmmaMatchesFloat64) {
   for (const char* width : {"64", "128", "256"}) {
     SCOPED_TRACE(std::string("tile width ") + width);
     ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
-    const auto kernels = check_cases(Lds::multiple_of_8, [&](const std::string& kernel) {
+    const auto kernels = check_cases(Lds::multiple_of_8, [&](const std::string& kernel, float) {
       EXPECT_EQ(kernel.rfind(std::string("wgmma_128x") + width, 0), 0u);
       EXPECT_FALSE(contains(kernel, "_repacked"));
     });
@@ -110,10 +125,10 @@ TEST(GemmBf16Cuda, OperandsTheCopyEngineCannotReadMatchFloat64) {
       SCOPED_TRACE(std::string("copy ") + mode.copy + ", lds " + std::to_string(int(mode.lds)) + ", tile width " + width);
       ::setenv("PORTKERN_WGMMA_COPY", mode.copy, 1);
       ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
-      const auto kernels = check_cases(mode.lds, [&](const std::string& kernel) {
+      const auto kernels = check_cases(mode.lds, [&](const std::string& kernel, float) {
         if (kernel == "small_k" || kernel == "gemv") return;
         EXPECT_EQ(kernel.rfind(std::string("wgmma_128x") + width, 0), 0u);
-        EXPECT_EQ(contains(kernel, "_by_threads"), mode.threads);
+        EXPECT_EQ(contains(kernel, "_a_by_threads") || contains(kernel, "_b_by_threads"), mode.threads);
         EXPECT_EQ(contains(kernel, "_repacked"), !mode.threads);
       });
       ::unsetenv("PORTKERN_WGMMA_KERNEL");
@@ -134,7 +149,7 @@ TEST(GemmBf16Cuda, TransposedProductMatchesFloat64) {
     for (Lds lds : {Lds::multiple_of_8, Lds::pairs}) {
       SCOPED_TRACE(std::string("tile width ") + width + ", lds " + std::to_string(int(lds)));
       ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
-      const auto kernels = check_cases(lds, [&](const std::string& kernel) {
+      const auto kernels = check_cases(lds, [&](const std::string& kernel, float) {
         if (kernel == "small_k" || kernel == "gemv") return;
         EXPECT_TRUE(contains(kernel, "_swapped"));
       });
@@ -147,6 +162,44 @@ TEST(GemmBf16Cuda, TransposedProductMatchesFloat64) {
   EXPECT_TRUE(contains(kernel_for(false, false, few_rows, nullptr, 16, nullptr, 512, 16 * 512, 512 * 512, 36), "_swapped"));
 }
 
+// How the pipeline writes C, at each tile width, as it is and transposed: through the copy engine, stored where
+// beta is 0 and added where beta is 1 or k is split (onto beta * C), with the edges of partial tiles left out
+// and C's padding untouched; element by element where beta is neither and k is not split, or where C's leading
+// dimension or its rows are not a multiple of 4 (the copy engine writes whole 16-byte units).
+TEST(GemmBf16Cuda, EpilogueMatchesFloat64) {
+  PORTKERN_REQUIRE_HOPPER();
+  const HalfCase shapes[] = {{1, 1, 1},    {131, 7, 509},  {4, 513, 17},  {68, 45, 33},
+                             {132, 7, 509}, {260, 300, 64}, {200, 190, 700}, {40, 70, 1000}};
+  constexpr AlphaBeta scalings[] = {{1.f, 0.f}, {0.5f, 1.f}, {-0.75f, 0.5f}};
+  for (const char* swap : {"0", "1"})
+    for (const char* width : {"64", "128", "256"})
+      for (Ldc ldc : {Ldc::aligned, Ldc::unaligned}) {
+        SCOPED_TRACE(std::string("swap ") + swap + ", tile width " + width + ", aligned ldc " +
+                     std::to_string(ldc == Ldc::aligned));
+        ::setenv("PORTKERN_WGMMA_SWAP", swap, 1);
+        ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
+        std::vector<std::string> kernels;
+        for (const HalfCase& s : shapes) {
+          const auto ran = check_cases(
+              Lds::multiple_of_8,
+              [&](const std::string& kernel, float beta) {
+                EXPECT_EQ(contains(kernel, "_swapped"), swap[0] == '1');
+                const bool engine = ldc == Ldc::aligned && s.m % 4 == 0 &&
+                                    (beta == 0.f || beta == 1.f || contains(kernel, "_split"));
+                EXPECT_EQ(contains(kernel, "_c_by_threads"), !engine);
+              },
+              std::span(&s, 1), ldc, scalings);
+          kernels.insert(kernels.end(), ran.begin(), ran.end());
+        }
+        const auto split_by_engine = [](const std::string& k) {
+          return contains(k, "_split") && !contains(k, "_c_by_threads");
+        };
+        EXPECT_EQ(std::any_of(kernels.begin(), kernels.end(), split_by_engine), ldc == Ldc::aligned);
+      }
+  ::unsetenv("PORTKERN_WGMMA_KERNEL");
+  ::unsetenv("PORTKERN_WGMMA_SWAP");
+}
+
 // k <= 32: depths of 1, 3, 16, 17, 27 and 32; 16-byte stores of C (ldc = m + 3 a multiple of 4) and single
 // values (odd ldc), partial tiles of 128 rows and 32 columns; odd and aligned operand layouts.
 TEST(GemmBf16Cuda, SmallKMatchesFloat64) {
@@ -154,7 +207,7 @@ TEST(GemmBf16Cuda, SmallKMatchesFloat64) {
   const HalfCase small[] = {{1, 1, 1}, {5, 513, 17}, {125, 40, 3}, {300, 70, 32}, {1, 37, 27}, {129, 33, 16}};
   ::setenv("PORTKERN_WGMMA_KERNEL", "small_k", 1);   // the default choice only for k <= 16 or n <= 32
   for (Lds lds : {Lds::odd, Lds::multiple_of_8})
-    check_cases(lds, [](const std::string& kernel) { EXPECT_EQ(kernel, "small_k"); }, small);
+    check_cases(lds, [](const std::string& kernel, float) { EXPECT_EQ(kernel, "small_k"); }, small);
   ::unsetenv("PORTKERN_WGMMA_KERNEL");
   Queue q(Device::cuda(0));
   HalfOperands<bfloat16> o = make_half_operands<bfloat16>({125, 40, 3}, false, false, false);
@@ -207,30 +260,34 @@ TEST(GemmFp16Cuda, EveryKernelMatchesFloat64) {
 TEST(GemmBf16Cuda, FallbackMatchesFloat64) {
   PORTKERN_REQUIRE_GPU();
   ::setenv("PORTKERN_WGMMA_KERNEL", "simt", 1);
-  check_cases(Lds::odd, [](const std::string& kernel) { EXPECT_EQ(kernel, "simt"); });
+  check_cases(Lds::odd, [](const std::string& kernel, float) { EXPECT_EQ(kernel, "simt"); });
   ::unsetenv("PORTKERN_WGMMA_KERNEL");
 }
 
 // 30 problems of 300 x 290 (180 tiles of 128 x 256, more of narrower ones), A, B and C strided past their
 // sizes; then the same with B shared by every problem (stride 0, which a tensor map cannot take: the producer's
-// threads copy B).
+// threads copy B). C written element by element (beta 2, C's stride 7 values past its size), and through the
+// copy engine, stored (beta 0) and added (beta 1; C's leading dimension and stride multiples of 4 values).
 TEST(GemmBf16Cuda, BatchesMatchFloat64) {
   PORTKERN_REQUIRE_GPU();
   Queue q(Device::cuda(0));
   const HalfCase s{300, 290, 100};
+  for (const float beta : {2.f, 0.f, 1.f})
   for (bool shared_b : {false, true})
     for (bool ta : {false, true}) {
-      SCOPED_TRACE("ta=" + std::to_string(ta) + " shared_b=" + std::to_string(shared_b));
+      SCOPED_TRACE("ta=" + std::to_string(ta) + " shared_b=" + std::to_string(shared_b) + " beta=" + std::to_string(beta));
+      const bool c_by_engine = beta != 2.f;
       const std::int64_t batch = 30;
       std::vector<HalfOperands<bfloat16>> items;
       for (std::int64_t i = 0; i < batch; ++i) {
-        items.push_back(make_half_operands<bfloat16>(s, ta, false, true, Lds::multiple_of_8));
+        items.push_back(make_half_operands<bfloat16>(s, ta, false, beta != 0.f, Lds::multiple_of_8,
+                                                     c_by_engine ? Ldc::aligned : Ldc::unaligned));
         for (auto& x : items.back().a) x = bfloat16(float(x) * (1 + 0.01f * float(i)));   // each item its own A
       }
       if (shared_b)
         for (auto& item : items) item.b = items[0].b;
       const HalfOperands<bfloat16>& first = items[0];
-      const HalfBatch<bfloat16> batched(items, 8, 16, 7, shared_b);
+      const HalfBatch<bfloat16> batched(items, 8, 16, c_by_engine ? 8 : 7, shared_b);
       Buffer<bfloat16> a(q.device(), std::int64_t(batched.a.size())), b(q.device(), std::int64_t(batched.b.size()));
       Buffer<float> c(q.device(), std::int64_t(batched.c.size()));
       a.upload(q, std::span<const bfloat16>(batched.a));
@@ -238,14 +295,15 @@ TEST(GemmBf16Cuda, BatchesMatchFloat64) {
       c.upload(q, std::span<const float>(batched.c));
       ::setenv("PORTKERN_WGMMA_COPY", "threads", 1);   // not a pass first, whatever the model says
       const std::string kernel = kernel_for(ta, false, s, a.data(), first.lda, b.data(), first.ldb, batched.stride_a,
-                                            batched.stride_b, batch);
+                                            batched.stride_b, batch, {c.data(), first.ldc, batched.stride_c, beta});
       if (hopper()) EXPECT_EQ(kernel.rfind("wgmma_", 0), 0u) << kernel;
-      if (hopper()) EXPECT_EQ(contains(kernel, "_by_threads"), shared_b) << kernel;
+      if (hopper()) EXPECT_EQ(contains(kernel, "_b_by_threads"), shared_b) << kernel;
+      if (hopper()) EXPECT_EQ(contains(kernel, "_c_by_threads"), !c_by_engine) << kernel;
       gemm_strided_batched(q, ta ? Op::trans : Op::none, Op::none, s.m, s.n, s.k, 0.5f, a.data(), first.lda,
-                           batched.stride_a, b.data(), first.ldb, batched.stride_b, 2.f, c.data(), first.ldc,
+                           batched.stride_a, b.data(), first.ldb, batched.stride_b, beta, c.data(), first.ldc,
                            batched.stride_c, batch);
       ::unsetenv("PORTKERN_WGMMA_COPY");
-      batched.expect(items, c.download(q), s, ta, false, 0.5f, 2.f);
+      batched.expect(items, c.download(q), s, ta, false, 0.5f, beta);
     }
 }
 

@@ -14,6 +14,12 @@
 
 namespace portkern::gemm_impl::cuda_wgmma {
 
+// How the wgmma pipeline's epilogue writes C (wgmma_kernel.cuh): element by element by the consumers' threads
+// (any C; beta * C read where beta is neither 0 nor 1), or through the copy engine, which needs C's base, leading
+// dimension and batch stride aligned to 16 bytes and its rows (columns of transposed C) a multiple of 4: stored
+// (beta = 0) or added (onto beta * C where k is split, or where beta = 1).
+enum class CStore { threads, engine, engine_add };
+
 // The width of the tiles of C, 128 x 64 (8 stages), 128 x 128 (6) or 128 x 256 (4: every width fills 192 KiB
 // of stages), and the number of parts k is split into (splits > 1: each part adds its product to C
 // atomically, C scaled by beta beforehand).
@@ -25,6 +31,7 @@ struct Plan {
   // Operands the copy engine cannot read, copied by the producer's threads instead in pieces of this many bytes
   // (4, 8 or 16; 0: by the copy engine; wgmma_kernel.cuh's ThreadCopy).
   int a_chunk = 0, b_chunk = 0;
+  CStore c_store = CStore::threads;
 };
 
 // Requires compute capability 9.0 and, for operands not copied by threads, the TMA conditions wgmma_gemm.cpp

@@ -77,6 +77,29 @@ bool copyable(Input input, const void* x, std::int64_t ld, std::int64_t stride, 
   return aligned_bytes(input, x, ld, stride, batch) == 16 && (batch == 1 || stride > 0);
 }
 
+// PORTKERN_WGMMA_C=threads makes the wgmma pipeline's consumers write C element by element even where the copy
+// engine could (measurement and tests only).
+bool c_engine_allowed() {
+  const char* f = std::getenv("PORTKERN_WGMMA_C");
+  return !f || std::string_view(f) != "threads";
+}
+
+// What the copy engine needs of C (fp32): base, leading dimension and batch stride multiples of 16 bytes, and its
+// contiguous dimension (m, or n where C is transposed) a whole number of 16-byte units: it writes whole units,
+// past the tensor map's extent too (H100: with m = 257 it wrote C's padding up to row 260).
+bool c_copyable(const Problem& p) {
+  return reinterpret_cast<std::uintptr_t>(p.c) % 16 == 0 && p.ldc % 4 == 0 &&
+         (p.batch == 1 || (p.stride_c > 0 && p.stride_c % 4 == 0)) && (p.c_transposed ? p.n : p.m) % 4 == 0;
+}
+
+// Where the epilogue writes C through the copy engine (launch.hpp's CStore): stored where beta is 0, added where
+// the parts of k add into beta * C (run scales it first) or where beta is 1.
+CStore c_store_of(const Plan& plan, const Problem& p) {
+  if (!c_copyable(p) || !c_engine_allowed()) return CStore::threads;
+  if (plan.splits > 1 || p.beta == 1.f) return CStore::engine_add;
+  return p.beta == 0.f ? CStore::engine : CStore::threads;
+}
+
 bool fits(Input input, const Problem& p) {   // the copy engine's coordinates are 32-bit
   constexpr std::int64_t limit = std::int64_t(1) << 31;
   return p.m < limit && p.n < limit && p.k < limit && 2 * segment_of(input, p.k) < limit && p.batch < limit;
@@ -236,7 +259,12 @@ Route route_for(const Device& device, Input input, const Problem& p) {
     if ((f.empty() && small_k_wins(p)) || (f == "small_k" && small_k_fits(p))) return {Kernel::small_k, {}};
     if (!hopper(device) || !fits(input, p)) return {};
   }
-  const auto route = fp32_inputs(input) ? fp32_route : half_route;
+  const auto plain_route = fp32_inputs(input) ? fp32_route : half_route;
+  auto route = [&](const Device& device, Input input, const Problem& p) {   // C is the same storage either way
+    Route r = plain_route(device, input, p);
+    r.plan.c_store = c_store_of(r.plan, p);
+    return r;
+  };
   const std::string_view f = forced_swap();
   const Route as_is = route(device, input, p);
   // 16-bit inputs rewrite nothing: their transposed product pays where the product's rows fill less than half a
@@ -311,6 +339,7 @@ std::string kernel_for(const Device& device, Input input, const Problem& p) {
   if (r.plan.a_chunk) name += "_a_by_threads";
   if (r.plan.b_chunk) name += "_b_by_threads";
   if (r.swap) name += "_swapped";
+  if (r.plan.c_store == CStore::threads) name += "_c_by_threads";
   if ((r.repack_a || r.repack_b) && input != Input::tf32x3) name += "_repacked";   // 3xTF32 always rewrites B
   return name;
 }

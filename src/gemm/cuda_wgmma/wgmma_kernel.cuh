@@ -24,6 +24,13 @@
 // its layout: the TF32 instructions read only K-major operands from shared memory. 3xTF32's stage then holds
 // B's two parts side by side, and one k-tile's three products follow from one stage.
 //
+// C by the copy engine (Output::store, launch.hpp's CStore): each consumer warpgroup writes its 64 rows of the
+// tile into shared memory 32 columns (a slab) at a time, in the copy engine's 128-byte-swizzled boxes, and one of
+// its threads stores the slab into C with a bulk tensor copy (or adds it, where k is split), which leaves out
+// what lies outside C in whole 16-byte units (hence C's rows a multiple of 4). Two buffers per warpgroup: a slab
+// is written while the one before is copied out, and the item's last slabs are copied out while the warpgroup
+// multiplies its next item.
+//
 // Copies by threads (ThreadCopy): an operand the copy engine cannot read (a base, leading dimension or batch
 // stride aligned to 4 or 8 bytes but not 16, or one matrix for every problem) is copied by the producer
 // warpgroup's 128 threads instead, with asynchronous copies (cp.async) into the same swizzled lines, zeros
@@ -37,6 +44,7 @@
 
 #include <cstdint>
 
+#include "gemm/cuda_wgmma/launch.hpp"
 #include "gemm/cuda_wgmma/wgmma_atoms.cuh"
 #include "portkern/kernel/cuda/atoms.cuh"
 
@@ -71,7 +79,11 @@ struct Layout {
   static constexpr int steps = bk / Element<Type>::depth;               // wgmma per k-tile
   static constexpr int a_bytes = block_m * row_bytes, b_bytes = BN * row_bytes;
   static constexpr int stage_bytes = a_bytes + BParts * b_bytes;
-  static constexpr int smem_bytes = Stages * stage_bytes + 1024 /* alignment */ + 2 * Stages * 8 /* barriers */;
+  static constexpr int slab_bytes = atom_rows * 32 * 4;   // 64 rows x 32 columns of fp32 C
+  static constexpr int epilogue_bytes = 2 /* consumer warpgroups */ * 2 /* buffers */ * slab_bytes;
+  static constexpr int smem_bytes =
+      Stages * stage_bytes + epilogue_bytes + 1024 /* alignment */ + 2 * Stages * 8 /* barriers */;
+  static_assert(smem_bytes <= 232448, "more shared memory than a block of compute capability 9.0 may have");
   static constexpr int mn_box_values = row_bytes / Element<Type>::bytes;   // of m or n in one MN-major box
   static constexpr int mn_box_bytes = mn_box_values * bk * Element<Type>::bytes;   // 8 KiB (16-bit), 4 KiB (fp32)
 };
@@ -92,6 +104,7 @@ struct Output {
   int batch0;   // the first problem of this launch
   int items;
   bool c_transposed;   // C(row, col) at c[col + row * ldc]
+  CStore store;
 };
 
 // An operand copied by the producer's threads (the kernel's header): `inner` values contiguous (k where it is
@@ -238,6 +251,57 @@ __device__ __forceinline__ void copy_by_threads(std::uint8_t* tile, const Thread
   else copy_pieces<Bytes, KMajor, 4>(tile, x, rows, x0, k0, problem, thread);
 }
 
+// The consumer warpgroup's 64 rows x BN columns of C (its accumulators d, times alpha) through the copy engine
+// (CStore::engine, engine_add), 32 columns at a time through `buffers` (two slabs). A slab's boxes: column-major
+// C, two of 32 rows x 32 columns (line = column, 4 KiB apart); transposed C, one of 32 columns x 64 rows (line =
+// row). Within a box, value v of line l at l * 128 + ((v / 4) ^ (l % 8)) * 16 + (v % 4) * 4: the copy engine's
+// 128-byte swizzle, which also spreads each store of the warp's 32 lanes over the banks.
+template <int BN>
+__device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::uint8_t* buffers,
+                                                const CUtensorMap& map_c, const Output& out, int row0, int col0,
+                                                int problem, int consumer, int warp, int lane) {
+  const bool leader = warp == 0 && lane == 0;
+  auto sync = [&] { asm volatile("bar.sync %0, 128;" ::"r"(1 + consumer) : "memory"); };
+  // Value (row, col) of a slab (row < 64, col < 32) in its buffer.
+  auto at = [&](int row, int col) {
+    return out.c_transposed ? row * row_bytes + (((col >> 2) ^ (row & 7)) << 4) + (col & 3) * 4
+                            : (row >> 5) * 4096 + col * row_bytes + ((((row & 31) >> 2) ^ (col & 7)) << 4) + (row & 3) * 4;
+  };
+#pragma unroll
+  for (int slab = 0; slab < BN / 32; ++slab) {
+    std::uint8_t* const buffer = buffers + (slab & 1) * (atom_rows * 32 * 4);   // BN / 32 is even
+    if (leader) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");   // the slab before the last one
+    sync();
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int q = 0; q < 2; ++q) {
+          const int row = warp * 16 + lane / 4 + 8 * h, col = 8 * j + 2 * (lane % 4) + q;
+          *reinterpret_cast<float*>(buffer + at(row, col)) = out.alpha * d[4 * (4 * slab + j) + 2 * h + q];
+        }
+    // The stores are the generic proxy's: ordered before the copy engine reads the slab.
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    sync();
+    const int slab_col0 = col0 + 32 * slab;
+    if (leader) {
+      const std::uint64_t map = reinterpret_cast<std::uint64_t>(&map_c);
+      for (int box = 0; box < (out.c_transposed ? 1 : 2); ++box) {
+        const std::uint32_t from = shared_address(buffer + box * 4096);
+        const int x = out.c_transposed ? slab_col0 : row0 + 32 * box, y = out.c_transposed ? row0 : slab_col0;
+        if (out.store == CStore::engine_add)
+          asm volatile("cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2, %3}], [%4];"
+                       ::"l"(map), "r"(x), "r"(y), "r"(problem), "r"(from) : "memory");
+        else
+          asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];"
+                       ::"l"(map), "r"(x), "r"(y), "r"(problem), "r"(from) : "memory");
+      }
+      asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    }
+  }
+}
+
 #endif
 
 // AKMajor / BKMajor: whether op(A) / op(B) has k contiguous in memory (A transposed, B not transposed); Passes:
@@ -247,8 +311,8 @@ __device__ __forceinline__ void copy_by_threads(std::uint8_t* tile, const Thread
 template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor, int Passes = 1, bool ARegisters = false,
           bool Threads = false>
 __global__ void __launch_bounds__(threads, 1)
-    gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, const Output out,
-         const ThreadCopies by_threads) {
+    gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+         const __grid_constant__ CUtensorMap map_c, const Output out, const ThreadCopies by_threads) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   // The passes over a k-tile that take a stage each (with A in registers, one stage serves all three), and the
   // parts of B a stage holds.
@@ -256,7 +320,8 @@ __global__ void __launch_bounds__(threads, 1)
   using L = Layout<Type, BN, Stages, b_parts>;
   extern __shared__ std::uint8_t raw[];
   std::uint8_t* const smem = raw + ((1024 - (shared_address(raw) & 1023)) & 1023);
-  std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(smem + Stages * L::stage_bytes);
+  std::uint8_t* const epilogue = smem + Stages * L::stage_bytes;   // CStore::engine's buffers, 1024-aligned
+  std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(epilogue + L::epilogue_bytes);
   std::uint64_t* const empty = full + Stages;
 
   const int warpgroup = threadIdx.x / 128;
@@ -431,14 +496,19 @@ __global__ void __launch_bounds__(threads, 1)
           }
         }
       }
-      if (held) {   // the item's last stage
-        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-        if constexpr (ARegisters) keep(fragments[0]), keep(fragments[1]);
-        if (lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);
-      }
+      // The item's products are done (a wait with none in flight costs nothing, and ptxas need not add its own
+      // before the epilogue reads d); the item's last stage is free.
+      asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+      if constexpr (ARegisters) keep(fragments[0]), keep(fragments[1]);
+      if (held && lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);
 
       // The accumulator layout of m64nN: thread (warp, lane) holds rows warp*16 + lane/4 (+8) and, per 8
       // columns j, columns 8j + 2*(lane%4) (+1): d[4j + 2h + q] is row +8h, column +q.
+      if (out.store != CStore::threads) {
+        store_by_engine<BN>(d, epilogue + consumer * 2 * L::slab_bytes, map_c, out,
+                            item.tm * block_m + consumer * atom_rows, item.tn * BN, item.problem, consumer, warp, lane);
+        continue;
+      }
       const std::int64_t row0 = std::int64_t(item.tm) * block_m + consumer * atom_rows + warp * 16 + lane / 4;
       const std::int64_t col0 = std::int64_t(item.tn) * BN + 2 * (lane % 4);
       float* const c = out.c + std::int64_t(item.problem) * out.stride_c;
@@ -459,6 +529,9 @@ __global__ void __launch_bounds__(threads, 1)
             }
           }
     }
+    // The copy engine's last reads of the buffers, before the block's shared memory goes.
+    if (out.store != CStore::threads && threadIdx.x % 128 == 0)
+      asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
   }
 #else
   __trap();   // compiled for sm_90a only; the host launches it only on compute capability 9.0

@@ -1,4 +1,4 @@
-// Host side of the wgmma kernels (wgmma_kernel.cuh): the TMA tensor maps of A and B, the choice of tile width
+// Host side of the wgmma kernels (wgmma_kernel.cuh): the TMA tensor maps of A, B and C, the choice of tile width
 // and the launch. Built for sm_90a alone (src/gemm/CMakeLists.txt): wgmma and setmaxnreg exist only there.
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -118,9 +118,17 @@ void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, i
   const int per_split = (whole_tiles + plan.splits - 1) / plan.splits;
   const int splits = (whole_tiles + per_split - 1) / per_split;   // no empty part
   const int k_tiles = whole_tiles * stage_passes;
+  constexpr CUtensorMapDataType fp32 = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  // C through the copy engine, which writes whole 16-byte units of its contiguous dimension (launch.hpp's CStore).
+  const CStore store = plan.c_store;
+  if (store != CStore::threads && (p.c_transposed ? p.n : p.m) % 4 != 0)
+    fail(who, "C through the copy engine needs its rows (columns where transposed) a multiple of 4");
+  const CUtensorMap map_c = store == CStore::threads ? CUtensorMap{}
+                            : p.c_transposed ? tensor_map<Tf32>(p.c, p.n, p.m, p.ldc, p.batch, p.stride_c, 32, 64, fp32)
+                                             : tensor_map<Tf32>(p.c, p.m, p.n, p.ldc, p.batch, p.stride_c, 32, 32, fp32);
   kernel::Output out{p.m, p.n, p.ldc, p.stride_c, p.alpha, p.beta, p.c,
                      int((p.m + kernel::block_m - 1) / kernel::block_m), int((p.n + BN - 1) / BN),
-                     k_tiles, splits, per_split * stage_passes, int(segment_k), 0, 0, p.c_transposed};
+                     k_tiles, splits, per_split * stage_passes, int(segment_k), 0, 0, p.c_transposed, store};
   // Items of one launch fit an int.
   const std::int64_t per_problem = std::int64_t(out.tiles_m) * out.tiles_n * splits;
   const std::int64_t per_launch = std::max<std::int64_t>(1, (std::int64_t(1) << 31) / per_problem - 1);
@@ -128,7 +136,7 @@ void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, i
     out.batch0 = int(first);
     out.items = int(std::min(p.batch - first, per_launch) * per_problem);
     const unsigned blocks = unsigned(std::min<std::int64_t>(out.items, multiprocessors));
-    k<<<blocks, kernel::threads, L::smem_bytes, stream>>>(map_a, map_b, out, by_threads);
+    k<<<blocks, kernel::threads, L::smem_bytes, stream>>>(map_a, map_b, map_c, out, by_threads);
     check(cudaGetLastError(), "launch of the wgmma GEMM");
   }
 }
