@@ -273,38 +273,39 @@ TEST(GemmBf16Cuda, BatchesMatchFloat64) {
   Queue q(Device::cuda(0));
   const HalfCase s{300, 290, 100};
   for (const float beta : {2.f, 0.f, 1.f})
-  for (bool shared_b : {false, true})
-    for (bool ta : {false, true}) {
-      SCOPED_TRACE("ta=" + std::to_string(ta) + " shared_b=" + std::to_string(shared_b) + " beta=" + std::to_string(beta));
-      const bool c_by_engine = beta != 2.f;
-      const std::int64_t batch = 30;
-      std::vector<HalfOperands<bfloat16>> items;
-      for (std::int64_t i = 0; i < batch; ++i) {
-        items.push_back(make_half_operands<bfloat16>(s, ta, false, beta != 0.f, Lds::multiple_of_8,
-                                                     c_by_engine ? Ldc::aligned : Ldc::unaligned));
-        for (auto& x : items.back().a) x = bfloat16(float(x) * (1 + 0.01f * float(i)));   // each item its own A
+    for (bool shared_b : {false, true})
+      for (bool ta : {false, true}) {
+        SCOPED_TRACE("ta=" + std::to_string(ta) + " shared_b=" + std::to_string(shared_b) +
+                     " beta=" + std::to_string(beta));
+        const bool c_by_engine = beta != 2.f;
+        const std::int64_t batch = 30;
+        std::vector<HalfOperands<bfloat16>> items;
+        for (std::int64_t i = 0; i < batch; ++i) {
+          items.push_back(make_half_operands<bfloat16>(s, ta, false, beta != 0.f, Lds::multiple_of_8,
+                                                       c_by_engine ? Ldc::aligned : Ldc::unaligned));
+          for (auto& x : items.back().a) x = bfloat16(float(x) * (1 + 0.01f * float(i)));   // each item its own A
+        }
+        if (shared_b)
+          for (auto& item : items) item.b = items[0].b;
+        const HalfOperands<bfloat16>& first = items[0];
+        const HalfBatch<bfloat16> batched(items, 8, 16, c_by_engine ? 8 : 7, shared_b);
+        Buffer<bfloat16> a(q.device(), std::int64_t(batched.a.size())), b(q.device(), std::int64_t(batched.b.size()));
+        Buffer<float> c(q.device(), std::int64_t(batched.c.size()));
+        a.upload(q, std::span<const bfloat16>(batched.a));
+        b.upload(q, std::span<const bfloat16>(batched.b));
+        c.upload(q, std::span<const float>(batched.c));
+        ::setenv("PORTKERN_WGMMA_COPY", "threads", 1);   // not a pass first, whatever the model says
+        const std::string kernel = kernel_for(ta, false, s, a.data(), first.lda, b.data(), first.ldb, batched.stride_a,
+                                              batched.stride_b, batch, {c.data(), first.ldc, batched.stride_c, beta});
+        if (hopper()) EXPECT_EQ(kernel.rfind("wgmma_", 0), 0u) << kernel;
+        if (hopper()) EXPECT_EQ(contains(kernel, "_b_by_threads"), shared_b) << kernel;
+        if (hopper()) EXPECT_EQ(contains(kernel, "_c_by_threads"), !c_by_engine) << kernel;
+        gemm_strided_batched(q, ta ? Op::trans : Op::none, Op::none, s.m, s.n, s.k, 0.5f, a.data(), first.lda,
+                             batched.stride_a, b.data(), first.ldb, batched.stride_b, beta, c.data(), first.ldc,
+                             batched.stride_c, batch);
+        ::unsetenv("PORTKERN_WGMMA_COPY");
+        batched.expect(items, c.download(q), s, ta, false, 0.5f, beta);
       }
-      if (shared_b)
-        for (auto& item : items) item.b = items[0].b;
-      const HalfOperands<bfloat16>& first = items[0];
-      const HalfBatch<bfloat16> batched(items, 8, 16, c_by_engine ? 8 : 7, shared_b);
-      Buffer<bfloat16> a(q.device(), std::int64_t(batched.a.size())), b(q.device(), std::int64_t(batched.b.size()));
-      Buffer<float> c(q.device(), std::int64_t(batched.c.size()));
-      a.upload(q, std::span<const bfloat16>(batched.a));
-      b.upload(q, std::span<const bfloat16>(batched.b));
-      c.upload(q, std::span<const float>(batched.c));
-      ::setenv("PORTKERN_WGMMA_COPY", "threads", 1);   // not a pass first, whatever the model says
-      const std::string kernel = kernel_for(ta, false, s, a.data(), first.lda, b.data(), first.ldb, batched.stride_a,
-                                            batched.stride_b, batch, {c.data(), first.ldc, batched.stride_c, beta});
-      if (hopper()) EXPECT_EQ(kernel.rfind("wgmma_", 0), 0u) << kernel;
-      if (hopper()) EXPECT_EQ(contains(kernel, "_b_by_threads"), shared_b) << kernel;
-      if (hopper()) EXPECT_EQ(contains(kernel, "_c_by_threads"), !c_by_engine) << kernel;
-      gemm_strided_batched(q, ta ? Op::trans : Op::none, Op::none, s.m, s.n, s.k, 0.5f, a.data(), first.lda,
-                           batched.stride_a, b.data(), first.ldb, batched.stride_b, beta, c.data(), first.ldc,
-                           batched.stride_c, batch);
-      ::unsetenv("PORTKERN_WGMMA_COPY");
-      batched.expect(items, c.download(q), s, ta, false, 0.5f, beta);
-    }
 }
 
 TEST(GemmBf16Cuda, QuickReturnsAndScaling) {
