@@ -56,6 +56,10 @@ constexpr int row_bytes = 128;        // one swizzle row: a tile row's k-extent 
 constexpr int atom_rows = 64;         // rows of m or n one MN-major box (and one wgmma of A) covers
 constexpr int consumer_warps = 8;
 constexpr int raster_group = 16;      // tiles of m visited together, for L2 reuse of B's columns
+// C through the copy engine: a consumer warpgroup's 64 rows go out 32 columns (a slab) at a time, in boxes of 32
+// fp32 values (128 bytes, one swizzle row) per line.
+constexpr int slab_columns = 32, box_values = row_bytes / 4;
+constexpr int slab_bytes = atom_rows * slab_columns * 4, box_bytes = box_values * slab_columns * 4;
 
 template <class Type>
 struct Element;
@@ -79,7 +83,6 @@ struct Layout {
   static constexpr int steps = bk / Element<Type>::depth;               // wgmma per k-tile
   static constexpr int a_bytes = block_m * row_bytes, b_bytes = BN * row_bytes;
   static constexpr int stage_bytes = a_bytes + BParts * b_bytes;
-  static constexpr int slab_bytes = atom_rows * 32 * 4;   // 64 rows x 32 columns of fp32 C
   static constexpr int epilogue_bytes = 2 /* consumer warpgroups */ * 2 /* buffers */ * slab_bytes;
   static constexpr int smem_bytes =
       Stages * stage_bytes + epilogue_bytes + 1024 /* alignment */ + 2 * Stages * 8 /* barriers */;
@@ -265,11 +268,12 @@ __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::u
   // Value (row, col) of a slab (row < 64, col < 32) in its buffer.
   auto at = [&](int row, int col) {
     return out.c_transposed ? row * row_bytes + (((col >> 2) ^ (row & 7)) << 4) + (col & 3) * 4
-                            : (row >> 5) * 4096 + col * row_bytes + ((((row & 31) >> 2) ^ (col & 7)) << 4) + (row & 3) * 4;
+                            : (row / box_values) * box_bytes + col * row_bytes +
+                                  ((((row % box_values) >> 2) ^ (col & 7)) << 4) + (row & 3) * 4;
   };
 #pragma unroll
-  for (int slab = 0; slab < BN / 32; ++slab) {
-    std::uint8_t* const buffer = buffers + (slab & 1) * (atom_rows * 32 * 4);   // BN / 32 is even
+  for (int slab = 0; slab < BN / slab_columns; ++slab) {
+    std::uint8_t* const buffer = buffers + (slab & 1) * slab_bytes;   // BN / slab_columns is even
     if (leader) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");   // the slab before the last one
     sync();
 #pragma unroll
@@ -284,12 +288,12 @@ __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::u
     // The stores are the generic proxy's: ordered before the copy engine reads the slab.
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     sync();
-    const int slab_col0 = col0 + 32 * slab;
+    const int slab_col0 = col0 + slab_columns * slab;
     if (leader) {
       const std::uint64_t map = reinterpret_cast<std::uint64_t>(&map_c);
       for (int box = 0; box < (out.c_transposed ? 1 : 2); ++box) {
-        const std::uint32_t from = shared_address(buffer + box * 4096);
-        const int x = out.c_transposed ? slab_col0 : row0 + 32 * box, y = out.c_transposed ? row0 : slab_col0;
+        const std::uint32_t from = shared_address(buffer + box * box_bytes);
+        const int x = out.c_transposed ? slab_col0 : row0 + box_values * box, y = out.c_transposed ? row0 : slab_col0;
         if (out.store == CStore::engine_add)
           asm volatile("cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2, %3}], [%4];"
                        ::"l"(map), "r"(x), "r"(y), "r"(problem), "r"(from) : "memory");
@@ -505,7 +509,7 @@ __global__ void __launch_bounds__(threads, 1)
       // The accumulator layout of m64nN: thread (warp, lane) holds rows warp*16 + lane/4 (+8) and, per 8
       // columns j, columns 8j + 2*(lane%4) (+1): d[4j + 2h + q] is row +8h, column +q.
       if (out.store != CStore::threads) {
-        store_by_engine<BN>(d, epilogue + consumer * 2 * L::slab_bytes, map_c, out,
+        store_by_engine<BN>(d, epilogue + consumer * 2 * slab_bytes, map_c, out,
                             item.tm * block_m + consumer * atom_rows, item.tn * BN, item.problem, consumer, warp, lane);
         continue;
       }
