@@ -16,8 +16,9 @@ namespace portkern::gemm_impl::cuda_wgmma {
 
 // How the wgmma pipeline's epilogue writes C (wgmma_kernel.cuh): element by element by the consumers' threads
 // (any C; beta * C read where beta is neither 0 nor 1), or through the copy engine, which needs C's base, leading
-// dimension and batch stride aligned to 16 bytes and its rows (columns of transposed C) a multiple of 4: stored
-// (beta = 0) or added (onto beta * C where k is split, or where beta = 1).
+// dimension and batch stride aligned to 16 bytes and at least 4 rows (columns of transposed C; the kernel's
+// threads write the last 1-3 past a multiple of 4): stored (beta = 0) or added (onto beta * C where k is split,
+// or where beta = 1).
 enum class CStore { threads, engine, engine_add };
 
 // The width of the tiles of C, 128 x 64 (8 stages), 128 x 128 (6) or 128 x 256 (4: every width fills 192 KiB

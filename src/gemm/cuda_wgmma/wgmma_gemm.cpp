@@ -84,11 +84,12 @@ bool c_engine_allowed() {
   return !f || std::string_view(f) != "threads";
 }
 
-// What the copy engine needs of C (fp32): what it needs of an fp32 operand (copyable), and C's contiguous
-// dimension (m, or n where C is transposed) a whole number of 16-byte units: it writes whole units, past the
-// tensor map's extent too (H100: with m = 257 it wrote C's padding up to row 260).
+// What the copy engine needs of C (fp32): what it needs of an fp32 operand (copyable), and at least one 16-byte
+// unit along C's contiguous dimension (m, or n where C is transposed). It writes whole units, past the tensor
+// map's extent too (H100: with m = 257 it wrote C's padding up to row 260), so that extent stops at a multiple of
+// 4 and the kernel's threads write the last 1-3 (wgmma_kernel.cuh).
 bool c_copyable(const Problem& p) {
-  return copyable(Input::tf32, p.c, p.ldc, p.stride_c, p.batch) && (p.c_transposed ? p.n : p.m) % 4 == 0;
+  return copyable(Input::tf32, p.c, p.ldc, p.stride_c, p.batch) && (p.c_transposed ? p.n : p.m) >= 4;
 }
 
 // Where the epilogue writes C through the copy engine (launch.hpp's CStore): stored where beta is 0, added where

@@ -82,8 +82,8 @@ void run(Queue& queue, Input input, const Problem& p);
 // "wgmma_tf32x3_128x<BN>"), with "_split<S>" when k is split into S parts, "_a_in_registers" when A is
 // multiplied from registers, "_swapped" when the transposed product is multiplied (C^T = op(B)^T op(A)^T) and
 // "_a_by_threads" / "_b_by_threads" when the producer's threads copy an operand the copy engine cannot read,
-// "_c_by_threads" when the consumers' threads write C element by element (C not aligned to 16 bytes, its rows
-// not a multiple of 4, beta neither 0 nor 1 with k unsplit, or PORTKERN_WGMMA_C=threads), "_repacked" when an operand is copied first
+// "_c_by_threads" when the consumers' threads write C element by element (C not aligned to 16 bytes, fewer than
+// 4 rows, beta neither 0 nor 1 with k unsplit, or PORTKERN_WGMMA_C=threads), "_repacked" when an operand is copied first
 // (PORTKERN_WGMMA_COPY=repack; 3xTF32 always rewrites B: not named); "small_k" (k <= 16, or k <= 32 with n <= 32:
 // fp32 FMA, bound by writing C), "gemv" (m == 1, B not transposed), or "simt".
 std::string kernel_for(const Device& device, Input input, const Problem& p);

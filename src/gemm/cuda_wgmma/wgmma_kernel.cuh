@@ -27,9 +27,10 @@
 // C by the copy engine (Output::store, launch.hpp's CStore): each consumer warpgroup writes its 64 rows of the
 // tile into shared memory 32 columns (a slab) at a time, in the copy engine's 128-byte-swizzled boxes, and one of
 // its threads stores the slab into C with a bulk tensor copy (or adds it, where k is split), which leaves out
-// what lies outside C in whole 16-byte units (hence C's rows a multiple of 4). Two buffers per warpgroup: a slab
-// is written while the one before is copied out, and the item's last slabs are copied out while the warpgroup
-// multiplies its next item.
+// what lies outside C in whole 16-byte units: its extent along C's rows (columns where transposed) stops at a
+// multiple of 4, and the threads write the 1-3 past it from the slab. Two buffers per warpgroup: a slab is written
+// while the one before is copied out, and the item's last slabs are copied out while the warpgroup multiplies its
+// next item.
 //
 // Copies by threads (ThreadCopy): an operand the copy engine cannot read (a base, leading dimension or batch
 // stride aligned to 4 or 8 bytes but not 16, or one matrix for every problem) is copied by the producer
@@ -232,10 +233,15 @@ __device__ __forceinline__ void copy_pieces(std::uint8_t* tile, const ThreadCopy
   const int first = thread / pieces, byte = thread % pieces * Chunk;
   const std::int64_t outer0 = KMajor ? x0 : k0, jump = step * x.ld * Bytes;
   const int group_lines = KMajor ? rows : per_line;
+  // Not unrolled: the producer's 56 registers (setmaxnreg) hold one piece's addresses, not four. Unrolled, at 40
+  // registers, ptxas spilled up to 720 bytes to local memory (H100: BF16 nets products copied by threads 1.10x
+  // faster without, up to 1.31x).
+#pragma unroll 1
   for (int g = 0; g < rows / group_lines; ++g) {
     const std::int64_t inner = (KMajor ? k0 : x0 + g * per_line) + byte / Bytes, left = x.inner - inner;
     const int inside = left <= 0 ? 0 : left >= Chunk / Bytes ? Chunk : int(left) * Bytes;   // bytes read
     const std::uint8_t* from = base + ((outer0 + first) * x.ld + inner) * Bytes;
+#pragma unroll 1
     for (int j = first; j < group_lines; j += step, from += jump) {
       const int in = outer0 + j < x.outer ? inside : 0, l = g * group_lines + j;
       asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;"
@@ -264,6 +270,10 @@ __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::u
                                                 const CUtensorMap& map_c, const Output& out, int row0, int col0,
                                                 int problem, int consumer, int warp, int lane) {
   const bool leader = warp == 0 && lane == 0;
+  // The copy engine writes C's contiguous dimension (rows; columns where transposed) up to engine_end, a multiple
+  // of 4 (launch's tensor map); the threads write the `tail` past it.
+  const std::int64_t contiguous = out.c_transposed ? out.n : out.m, engine_end = contiguous / 4 * 4;
+  const int tail = int(contiguous - engine_end);
   auto sync = [&] { asm volatile("bar.sync %0, 128;" ::"r"(1 + consumer) : "memory"); };
   // Value (row, col) of a slab (row < 64, col < 32) in its buffer.
   auto at = [&](int row, int col) {
@@ -303,6 +313,24 @@ __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::u
       }
       asm volatile("cp.async.bulk.commit_group;" ::: "memory");
     }
+    // The last 1-3 values of C's contiguous dimension, past the copy engine's extent (its whole 16-byte units):
+    // read back from the slab and written by the threads, outside the unrolled stores above.
+    const std::int64_t first = out.c_transposed ? slab_col0 : row0;   // the slab's first value of that dimension
+    const int span = out.c_transposed ? slab_columns : atom_rows;
+    if (tail > 0 && first <= engine_end && engine_end < first + span) {
+      const int others = out.c_transposed ? atom_rows : slab_columns, thread = warp * 32 + lane;
+      float* const c = out.c + std::int64_t(problem) * out.stride_c;
+      for (int t = thread; t < tail * others; t += 128) {
+        const int along = int(engine_end - first) + t / others, other = t % others;
+        const int row = out.c_transposed ? other : along, col = out.c_transposed ? along : other;   // in the slab
+        const std::int64_t c_row = row0 + row, c_col = slab_col0 + col;
+        if (c_row >= out.m || c_col >= out.n) continue;
+        float* const to = c + (out.c_transposed ? c_col + c_row * out.ldc : c_row + c_col * out.ldc);
+        const float v = *reinterpret_cast<const float*>(buffer + at(row, col));
+        if (out.store == CStore::engine_add) atomicAdd(to, v);
+        else *to = v;
+      }
+    }
   }
 }
 
@@ -328,6 +356,10 @@ __global__ void __launch_bounds__(threads, 1)
   std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(epilogue + L::epilogue_bytes);
   std::uint64_t* const empty = full + Stages;
 
+  // Registers per thread of each role (setmaxnreg; 64512 in all, the launch's 168 x 384): the copy engine's lone
+  // issuing thread needs few, the consumers' accumulators most; the producer's copies by threads need 56.
+  constexpr int producer_registers = Threads ? 56 : 40, consumer_registers = Threads ? 224 : 232;
+  static_assert(128 * producer_registers + 256 * consumer_registers <= 168 * threads);
   const int warpgroup = threadIdx.x / 128;
   // Operands copied by threads: each producer thread's copies arrive on full[s] besides the copy engine's arrival.
   const bool threads_copy = Threads && (by_threads.a.base || by_threads.b.base);
@@ -342,7 +374,7 @@ __global__ void __launch_bounds__(threads, 1)
   // Both roles walk the same items and count k-tiles across them (`step`), so that stage and phase carry on
   // from one item to the next: the producer fills the next item's stages while the consumers finish one.
   if (warpgroup == 0) {   // the producer: one thread issues every TMA copy, all copy by threads
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(producer_registers));
     if (threadIdx.x != 0 && !threads_copy) return;
     const bool a_threads = Threads && by_threads.a.base, b_threads = Threads && by_threads.b.base;
     const std::uint32_t tma_bytes = (a_threads ? 0 : L::a_bytes) + (b_threads ? 0 : b_parts * L::b_bytes);
@@ -389,7 +421,7 @@ __global__ void __launch_bounds__(threads, 1)
       }
     }
   } else {   // a consumer: 64 rows of each tile, all BN columns
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(consumer_registers));
     const int consumer = warpgroup - 1, lane = threadIdx.x % 32, warp = threadIdx.x / 32 % 4;
 
     // Per k-step (16 16-bit values, 8 TF32 ones): K-major tiles advance 32 bytes along their swizzled rows,

@@ -119,18 +119,20 @@ void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, i
   const int splits = (whole_tiles + per_split - 1) / per_split;   // no empty part
   const int k_tiles = whole_tiles * stage_passes;
   constexpr CUtensorMapDataType fp32 = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-  // C through the copy engine, which writes whole 16-byte units of its contiguous dimension (launch.hpp's CStore).
+  // C through the copy engine, which writes whole 16-byte units of its contiguous dimension (launch.hpp's CStore):
+  // its extent there stops at a multiple of 4, the kernel's threads write the rest.
   const CStore store = plan.c_store;
-  if (store != CStore::threads && (p.c_transposed ? p.n : p.m) % 4 != 0)
-    fail(who, "C through the copy engine needs its rows (columns where transposed) a multiple of 4");
+  const std::int64_t c_contiguous = (p.c_transposed ? p.n : p.m) / 4 * 4;
+  if (store != CStore::threads && c_contiguous == 0)
+    fail(who, "C through the copy engine needs at least 4 rows (columns where transposed)");
   // Boxes of a slab (wgmma_kernel.cuh): column-major C, box_values rows x slab_columns columns; transposed C,
   // slab_columns columns x the warpgroup's rows.
   using kernel::box_values, kernel::slab_columns;
   const CUtensorMap map_c =
       store == CStore::threads ? CUtensorMap{}
       : p.c_transposed
-          ? tensor_map<Tf32>(p.c, p.n, p.m, p.ldc, p.batch, p.stride_c, slab_columns, kernel::atom_rows, fp32)
-          : tensor_map<Tf32>(p.c, p.m, p.n, p.ldc, p.batch, p.stride_c, box_values, slab_columns, fp32);
+          ? tensor_map<Tf32>(p.c, c_contiguous, p.m, p.ldc, p.batch, p.stride_c, slab_columns, kernel::atom_rows, fp32)
+          : tensor_map<Tf32>(p.c, c_contiguous, p.n, p.ldc, p.batch, p.stride_c, box_values, slab_columns, fp32);
   kernel::Output out{p.m, p.n, p.ldc, p.stride_c, p.alpha, p.beta, p.c,
                      int((p.m + kernel::block_m - 1) / kernel::block_m), int((p.n + BN - 1) / BN),
                      k_tiles, splits, per_split * stage_passes, int(segment_k), 0, 0, p.c_transposed, store};
