@@ -216,13 +216,15 @@ TEST(GemmBf16Cuda, SmallKMatchesFloat64) {
 }
 
 // One row, B not transposed: the matrix-vector product, its k in one chunk of 4096 and in two (odd lengths), B
-// read in pairs (even ldb) and one value at a time (odd).
+// read 8 values at a time (ldb a multiple of 8), in pairs (even ldb) and one value at a time (odd), with lengths
+// that leave loads past the groups of four and values past the last whole load.
 TEST(GemmBf16Cuda, GemvMatchesFloat64) {
   PORTKERN_REQUIRE_GPU();
   Queue q(Device::cuda(0));
-  for (Lds lds : {Lds::odd, Lds::multiple_of_8})
+  for (Lds lds : {Lds::odd, Lds::pairs, Lds::multiple_of_8})
     for (bool ta : {false, true})
-      for (const HalfCase& s : {HalfCase{1, 1, 1}, HalfCase{1, 37, 61}, HalfCase{1, 300, 5001}, HalfCase{1, 9, 4096}})
+      for (const HalfCase& s : {HalfCase{1, 1, 1}, HalfCase{1, 37, 61}, HalfCase{1, 300, 5001}, HalfCase{1, 9, 4096},
+                                HalfCase{1, 70, 1283}})
         for (const auto& [alpha, beta] : {std::pair{1.f, 0.f}, std::pair{-0.75f, 0.5f}}) {
           SCOPED_TRACE("n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) + " ta=" + std::to_string(ta) +
                        " beta=" + std::to_string(beta) + " odd lds=" + std::to_string(lds == Lds::odd));
@@ -230,6 +232,16 @@ TEST(GemmBf16Cuda, GemvMatchesFloat64) {
           EXPECT_EQ(run_on_gpu(q, s, ta, false, alpha, beta, o), "gemv");
           expect_half_product(s, ta, false, alpha, beta, o);
         }
+  // One column with A transposed (its rows contiguous): the transposed product's matrix-vector product.
+  for (Lds lds : {Lds::odd, Lds::pairs, Lds::multiple_of_8})
+    for (const HalfCase& s : {HalfCase{37, 1, 61}, HalfCase{300, 1, 5001}, HalfCase{70, 1, 1283}})
+      for (const auto& [alpha, beta] : {std::pair{1.f, 0.f}, std::pair{-0.75f, 0.5f}}) {
+        SCOPED_TRACE("m=" + std::to_string(s.m) + " k=" + std::to_string(s.k) + " beta=" + std::to_string(beta) +
+                     " odd lds=" + std::to_string(lds == Lds::odd));
+        HalfOperands<bfloat16> o = make_half_operands<bfloat16>(s, true, false, beta != 0.f, lds);
+        EXPECT_EQ(run_on_gpu(q, s, true, false, alpha, beta, o), "gemv_swapped");
+        expect_half_product(s, true, false, alpha, beta, o);
+      }
 }
 
 // IEEE half inputs through every kernel (forced), each transpose, aligned and odd leading dimensions.

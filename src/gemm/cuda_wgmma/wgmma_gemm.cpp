@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <initializer_list>
 #include <optional>
@@ -39,6 +40,12 @@ std::int64_t segment_of(Input input, std::int64_t k) {
 std::string_view forced() {
   const char* f = std::getenv("PORTKERN_WGMMA_KERNEL");
   return f ? f : "";
+}
+// PORTKERN_WGMMA_SPLITS=S makes the wgmma pipeline split k into S parts (fewer where k has fewer k-tiles), instead
+// of the model's choice (measurement and tests only); 0 where unset.
+int forced_splits() {
+  const char* f = std::getenv("PORTKERN_WGMMA_SPLITS");
+  return f ? std::max(1, std::atoi(f)) : 0;
 }
 // PORTKERN_WGMMA_A=shared makes fp32 inputs read A through shared-memory descriptors, rewritten as K-major TF32
 // rows where needed, instead of from registers (measurement and tests only).
@@ -136,9 +143,11 @@ Plan plan_for(Input input, const Problem& p, int multiprocessors) {
     if ((wanted && w.columns != wanted) || (input == Input::tf32x3 && w.columns > max_tf32x3_columns)) continue;
     const double k_tile_us = w.k_tile_us * passes_of(input);
     const std::int64_t tiles = tiles_of(p, w.columns);
-    for (int splits = 1; splits <= max_splits && splits <= k_tiles; ++splits) {
+    const int only_splits = forced_splits() ? int(std::min<std::int64_t>(forced_splits(), k_tiles)) : 0;
+    for (int splits = only_splits ? only_splits : 1; splits <= (only_splits ? only_splits : max_splits) &&
+                                                     splits <= k_tiles; ++splits) {
       const std::int64_t per_split = (k_tiles + splits - 1) / splits;
-      if (splits > 1 && (k_tiles + per_split - 1) / per_split != splits) continue;   // the same as fewer parts
+      if (splits > 1 && !only_splits && (k_tiles + per_split - 1) / per_split != splits) continue;   // = fewer parts
       const double rounds = double((tiles * splits + multiprocessors - 1) / multiprocessors);
       double us = fill_us + rounds * (double(per_split) * k_tile_us + epilogue_us_per_128_columns * w.columns / 128);
       if (splits > 1) us += scale_pass_us + atomic_us_per_byte * 4.0 * double(splits * p.m * p.n * p.batch);
@@ -154,7 +163,7 @@ struct Route {
   Kernel kernel = Kernel::simt;
   Plan plan;
   bool repack_a = false, repack_b = false;
-  bool swap = false;   // fp32 inputs: the kernels compute C^T = op(B)^T op(A)^T (transposed())
+  bool swap = false;   // the kernels compute C^T = op(B)^T op(A)^T (transposed())
 };
 
 bool hopper(const Device& device) { return device.properties().arch == "sm_90"; }
@@ -182,10 +191,11 @@ double rewrite_cost_us(Input input, const Problem& p, std::int64_t rows) {
 }
 
 // Copying an operand by the producer's threads instead: no pass, but each k-tile an item waits for takes about
-// 0.6 microseconds longer (H100, BF16 A of 196 rows on 16 tiles of 128 x 64: 16 k-tiles each ran 23 us copied by
-// threads, 12.5 us after a copy pass; the asynchronous copies of 4- and 8-byte pieces land slower than TMA's; at
-// 0.5 the model still sent 196 x 64 x 384, 6 k-tiles, to threads, which ran it 0.81x the pass's speed).
-constexpr double thread_copy_us_per_k_tile = 0.6;
+// 0.9 microseconds longer (the asynchronous copies of 4- and 8-byte pieces land slower than TMA's). Calibrated on
+// the H100 against a copy pass on the 20 BF16 nets products the model had sent to threads
+// (data/results/h100-2026-11-27-no-spills): 0.9 picks the faster of the two on 17 of them, the other three within
+// 0.6 us; the former 0.6 picked the slower on 10, 21 us lost in all.
+constexpr double thread_copy_us_per_k_tile = 0.9;
 double thread_copy_cost_us(Input input, const Plan& plan, const Problem& p, int multiprocessors) {
   const std::int64_t k_tiles = (p.k + k_tile_of(input) - 1) / k_tile_of(input);
   const std::int64_t per_item = (k_tiles + plan.splits - 1) / plan.splits;
@@ -256,6 +266,14 @@ Route route_for(const Device& device, Input input, const Problem& p) {
     const std::string_view f = forced();
     if (f == "simt") return {};
     if ((f.empty() || f == "gemv") && gemv_fits(p)) return {Kernel::gemv, {}};
+    // One column, A's rows contiguous: the matrix-vector product of the transposed product, C^T = op(B)^T op(A)^T
+    // (H100, BF16 4096 x 1 x 25088: 0.92 of cuBLAS on wgmma split in 4, bound by reading A; the matrix-vector
+    // product reads it at 0.97 of cuBLAS's rate as 1 x 4096 x 25088).
+    if ((f.empty() || f == "gemv") && p.n == 1 && forced_swap() != "0" && gemv_fits(transposed(p))) {
+      Route r{Kernel::gemv, {}};
+      r.swap = true;
+      return r;
+    }
     if ((f.empty() && small_k_wins(p)) || (f == "small_k" && small_k_fits(p))) return {Kernel::small_k, {}};
     if (!hopper(device) || !fits(input, p)) return {};
   }
@@ -331,7 +349,7 @@ std::string kernel_for(const Device& device, Input input, const Problem& p) {
   const Route r = route_for(device, input, p);
   if (r.kernel == Kernel::simt) return "simt";
   if (r.kernel == Kernel::small_k) return "small_k";
-  if (r.kernel == Kernel::gemv) return "gemv";
+  if (r.kernel == Kernel::gemv) return r.swap ? "gemv_swapped" : "gemv";
   std::string name = input == Input::tf32 ? "wgmma_tf32_" : input == Input::tf32x3 ? "wgmma_tf32x3_" : "wgmma_";
   name += "128x" + std::to_string(r.plan.columns);
   if (r.plan.splits > 1) name += "_split" + std::to_string(r.plan.splits);
@@ -349,7 +367,7 @@ void run(Queue& queue, Input input, const Problem& original) {
   const Route r = route_for(queue.device(), input, original);
   if (r.kernel == Kernel::simt) return launch_simt(input, original, stream);
   if (r.kernel == Kernel::small_k) return launch_small_k(input, original, stream);
-  if (r.kernel == Kernel::gemv) return launch_gemv(input, original, stream);
+  if (r.kernel == Kernel::gemv) return launch_gemv(input, r.swap ? transposed(original) : original, stream);
   Problem p = r.swap ? transposed(original) : original;
   const std::int64_t segment_k = segment_of(input, p.k);
   // Operands the pipeline cannot read as they are, rewritten into scratch memory (kept until the kernels that

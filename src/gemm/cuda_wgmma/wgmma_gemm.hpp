@@ -85,7 +85,8 @@ void run(Queue& queue, Input input, const Problem& p);
 // "_c_by_threads" when the consumers' threads write C element by element (C not aligned to 16 bytes, fewer than
 // 4 rows, beta neither 0 nor 1 with k unsplit, or PORTKERN_WGMMA_C=threads), "_repacked" when an operand is copied first
 // (PORTKERN_WGMMA_COPY=repack; 3xTF32 always rewrites B: not named); "small_k" (k <= 16, or k <= 32 with n <= 32:
-// fp32 FMA, bound by writing C), "gemv" (m == 1, B not transposed), or "simt".
+// fp32 FMA, bound by writing C), "gemv" (m == 1, B not transposed), "gemv_swapped" (n == 1, A
+// transposed: the transposed product's), or "simt".
 std::string kernel_for(const Device& device, Input input, const Problem& p);
 
 }  // namespace portkern::gemm_impl::cuda_wgmma

@@ -32,6 +32,10 @@
 // while the one before is copied out, and the item's last slabs are copied out while the warpgroup multiplies its
 // next item.
 //
+// Launched early (programmatic dependent launch): a block initialises its barriers and prefetches its tensor maps
+// while the stream's previous kernel may still run, then waits for it (griddepcontrol.wait) before any access to
+// A, B or C, and at once allows the next kernel to launch the same way.
+//
 // Copies by threads (ThreadCopy): an operand the copy engine cannot read (a base, leading dimension or batch
 // stride aligned to 4 or 8 bytes but not 16, or one matrix for every problem) is copied by the producer
 // warpgroup's 128 threads instead, with asynchronous copies (cp.async) into the same swizzled lines, zeros
@@ -368,8 +372,20 @@ __global__ void __launch_bounds__(threads, 1)
     for (int s = 0; s < Stages; ++s)
       barrier_init(&full[s], threads_copy ? 129 : 1), barrier_init(&empty[s], consumer_warps);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    // The copy engine's descriptors that this launch uses, fetched ahead of its first copies.
+    auto prefetch = [](const CUtensorMap& map) {
+      asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(&map)) : "memory");
+    };
+    if (!(Threads && by_threads.a.base)) prefetch(map_a);
+    if (!(Threads && by_threads.b.base)) prefetch(map_b);
+    if (out.store != CStore::threads) prefetch(map_c);
   }
   __syncthreads();
+  // Launched early (wgmma_launch.cu's overlap_allowed): what came before in the stream completes, its writes visible, before
+  // any of A, B or C is touched; the next kernel may then start its own set-up on multiprocessors this grid frees.
+  // Both are no-ops in a plain launch.
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 
   // Both roles walk the same items and count k-tiles across them (`step`), so that stage and phase carry on
   // from one item to the next: the producer fills the next item's stages while the consumers finish one.

@@ -4,8 +4,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <cstdint>
 #include <type_traits>
 
@@ -34,6 +36,16 @@ Encode encoder() {
     return reinterpret_cast<Encode>(f);
   }();
   return encode;
+}
+
+// Programmatic dependent launch: the wgmma kernel is launched while the stream's previous kernel still runs, sets
+// up its barriers and fetches its tensor maps, and waits for that kernel's completion before it touches memory
+// (griddepcontrol.wait, wgmma_kernel.cuh): launch latency and set-up hidden behind the previous call, as in a
+// network's chain of layers or a benchmark's back-to-back calls. PORTKERN_WGMMA_OVERLAP=0 launches it plainly
+// (measurement only).
+bool overlap_allowed() {
+  const char* f = std::getenv("PORTKERN_WGMMA_OVERLAP");
+  return !f || std::string_view(f) != "0";
 }
 
 // The copy engine's view of one element type.
@@ -143,8 +155,14 @@ void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, i
     out.batch0 = int(first);
     out.items = int(std::min(p.batch - first, per_launch) * per_problem);
     const unsigned blocks = unsigned(std::min<std::int64_t>(out.items, multiprocessors));
-    k<<<blocks, kernel::threads, L::smem_bytes, stream>>>(map_a, map_b, map_c, out, by_threads);
-    check(cudaGetLastError(), "launch of the wgmma GEMM");
+    cudaLaunchConfig_t config{};
+    config.gridDim = blocks, config.blockDim = kernel::threads, config.dynamicSmemBytes = L::smem_bytes;
+    config.stream = stream;
+    cudaLaunchAttribute early{};
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    if (overlap_allowed()) config.attrs = &early, config.numAttrs = 1;
+    check(cudaLaunchKernelEx(&config, k, map_a, map_b, map_c, out, by_threads), "launch of the wgmma GEMM");
   }
 }
 
