@@ -3,7 +3,8 @@
 # print a short table last. Logs and JSON go to $OUT/gpu-check.tgz (or ./gpu-check-out/).
 # PARTS (default "transpose gemm bf16 model conv2d net ops baselines sanitize") picks the steps, e.g. PARTS=ops for
 # the operator suite: `bf16` the GEMMs on 16-bit inputs beside cuBLAS's (HALF_DTYPES, default "bf16 fp16";
-# BF16_SETS, default "square nets-quick"); `model` times the kernel model's fragment path (seed 002's ladder, and its staged step alone
+# BF16_SETS, default "square nets-quick"); `sweep` (not by default) the wgmma family at every tile width and split
+# of k on SWEEP_SHAPES (default data/shapes/gemm_wgmma_sweep.csv) against its own choice (SWEEP_DTYPE, default bf16); `model` times the kernel model's fragment path (seed 002's ladder, and its staged step alone
 # against cuBLAS on the square and nets-quick sets); `baselines` checks with PyTorch that our cuDNN/cuBLAS rows are the vendor at its best
 # (tools/baselines/torch_check.py, after the gemm and conv2d benchmarks), `sanitize` runs compute-sanitizer's
 # memcheck, racecheck and initcheck over the GPU tests (SANITIZE_TOOLS, SANITIZE_FILTER narrow it).
@@ -86,6 +87,19 @@ if want bf16; then   # 16-bit inputs, fp32 sums and C: the wgmma family beside c
       tail -3 "$out/$name.txt"
     done
   done
+fi
+if want sweep; then   # the wgmma family at every tile width and split of k, against its own choice (sweep_report.py)
+  mkdir -p "$out/sweep"
+  shapes=${SWEEP_SHAPES:-data/shapes/gemm_wgmma_sweep.csv}; dtype=${SWEEP_DTYPE:-bf16}
+  ./build/portkern bench gemm --dtype $dtype --device cuda:0 --shapes "$shapes" --json "$out/sweep/chosen.json" \
+    > "$out/sweep/chosen.txt" 2>&1
+  for width in 64 128 256; do
+    for splits in 1 2 3 4 6 8 12; do
+      PORTKERN_WGMMA_KERNEL=$width PORTKERN_WGMMA_SPLITS=$splits ./build/portkern bench gemm --dtype $dtype \
+        --device cuda:0 --shapes "$shapes" --json "$out/sweep/w$width-s$splits.json" > "$out/sweep/w$width-s$splits.txt" 2>&1
+    done
+  done
+  python3 tools/baselines/sweep_report.py "$out/sweep/chosen.json" "$out"/sweep/w*-s*.json | tee "$out/sweep/report.txt" | tail -1
 fi
 if want model; then
 ./build/portkern bench gemm --device cuda:0 --set ladder --json "$out/ladder-cuda.json" > "$out/ladder-cuda.txt" 2>&1
