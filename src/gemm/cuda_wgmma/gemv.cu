@@ -1,9 +1,9 @@
 // The cuda_wgmma family's matrix-vector product (launch.hpp): m == 1 with B's columns contiguous along k (B not
-// transposed), C = alpha * a B + beta * C for a row a (the transposed product of n == 1 with A transposed, too:
-// C stored transposed). Bound by reading B once from memory, which needs many loads
-// in flight: one warp per column of B, each lane reading 16 bytes (8 values) at a time where B's alignment allows
-// (else 4 or 2), four loads issued before their sums; the row a staged in shared memory as fp32 in chunks of k;
-// sums reduced across the warp. Any GPU.
+// transposed), C = alpha * a B + beta * C for a row a; also the transposed product of n == 1 with A transposed (C
+// then stored transposed). Bound by reading B once from memory, which needs many loads in flight: one warp per
+// column of B, each lane reading 16 bytes (8 values) at a time where B's alignment allows (else 4 or 2), four
+// loads issued before their sums; the row a staged in shared memory as fp32 in chunks of k; sums reduced across
+// the warp. Any GPU.
 #include <cuda_runtime.h>
 
 #include <algorithm>
