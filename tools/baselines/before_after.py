@@ -13,15 +13,9 @@ listed and makes the exit status 1.
 """
 import argparse
 import json
-import math
 import sys
 
-from bench_rows import key, label   # this folder
-
-
-def geomean(values):
-    values = [v for v in values if v and v > 0]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+from bench_rows import geomean, key, label   # this folder
 
 
 def compare(before, after, every_row=False):

@@ -13,15 +13,9 @@ and GFLOP/s. Rows are matched by shape; a shape missing from the chosen run is l
 """
 import argparse
 import json
-import math
 import sys
 
-from bench_rows import key, label   # this folder
-
-
-def geomean(values):
-    values = [v for v in values if v and v > 0]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+from bench_rows import geomean, key, label   # this folder
 
 
 def microseconds(row):

@@ -139,11 +139,11 @@ Plan plan_for(Input input, const Problem& p, int multiprocessors) {
   const std::string_view f = forced();
   int wanted = f == "64" ? 64 : f == "128" ? 128 : f == "256" ? 256 : 0;
   if (input == Input::tf32x3 && wanted > max_tf32x3_columns) wanted = max_tf32x3_columns;
+  const int only_splits = forced_splits() ? int(std::min<std::int64_t>(forced_splits(), k_tiles)) : 0;   // or 0
   for (const Width& w : widths) {
     if ((wanted && w.columns != wanted) || (input == Input::tf32x3 && w.columns > max_tf32x3_columns)) continue;
     const double k_tile_us = w.k_tile_us * passes_of(input);
     const std::int64_t tiles = tiles_of(p, w.columns);
-    const int only_splits = forced_splits() ? int(std::min<std::int64_t>(forced_splits(), k_tiles)) : 0;
     for (int splits = only_splits ? only_splits : 1; splits <= (only_splits ? only_splits : max_splits) &&
                                                      splits <= k_tiles; ++splits) {
       const std::int64_t per_split = (k_tiles + splits - 1) / splits;

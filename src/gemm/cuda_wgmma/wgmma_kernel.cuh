@@ -366,7 +366,8 @@ __global__ void __launch_bounds__(threads, 1)
   static_assert(128 * producer_registers + 256 * consumer_registers <= 168 * threads);
   const int warpgroup = threadIdx.x / 128;
   // Operands copied by threads: each producer thread's copies arrive on full[s] besides the copy engine's arrival.
-  const bool threads_copy = Threads && (by_threads.a.base || by_threads.b.base);
+  const bool a_threads = Threads && by_threads.a.base, b_threads = Threads && by_threads.b.base;
+  const bool threads_copy = a_threads || b_threads;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < Stages; ++s)
@@ -376,14 +377,14 @@ __global__ void __launch_bounds__(threads, 1)
     auto prefetch = [](const CUtensorMap& map) {
       asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(&map)) : "memory");
     };
-    if (!(Threads && by_threads.a.base)) prefetch(map_a);
-    if (!(Threads && by_threads.b.base)) prefetch(map_b);
+    if (!a_threads) prefetch(map_a);
+    if (!b_threads) prefetch(map_b);
     if (out.store != CStore::threads) prefetch(map_c);
   }
   __syncthreads();
-  // Launched early (wgmma_launch.cu's overlap_allowed): what came before in the stream completes, its writes visible, before
-  // any of A, B or C is touched; the next kernel may then start its own set-up on multiprocessors this grid frees.
-  // Both are no-ops in a plain launch.
+  // Launched early (wgmma_launch.cu's overlap_allowed): what came before in the stream completes, its writes
+  // visible, before any of A, B or C is touched; the next kernel may then start its own set-up on multiprocessors
+  // this grid frees. Both are no-ops in a plain launch.
   asm volatile("griddepcontrol.wait;" ::: "memory");
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 
@@ -392,7 +393,6 @@ __global__ void __launch_bounds__(threads, 1)
   if (warpgroup == 0) {   // the producer: one thread issues every TMA copy, all copy by threads
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(producer_registers));
     if (threadIdx.x != 0 && !threads_copy) return;
-    const bool a_threads = Threads && by_threads.a.base, b_threads = Threads && by_threads.b.base;
     const std::uint32_t tma_bytes = (a_threads ? 0 : L::a_bytes) + (b_threads ? 0 : b_parts * L::b_bytes);
     int step = 0;
     for (int id = blockIdx.x; id < out.items; id += gridDim.x) {
