@@ -17,6 +17,26 @@ ScratchPool::Lease::Lease(Lease&& other) noexcept
 
 ScratchPool::~ScratchPool() {
   for (const Block& block : idle_) deallocate(device_, block.data);
+  for (const Block& block : kept_) deallocate(device_, block.data);
+}
+
+void* ScratchPool::kept(std::size_t bytes, std::string_view purpose,
+                        const std::function<void(void*, std::size_t)>& initialise) {
+  std::lock_guard lock(mutex_);
+  if (!kept_.empty() && kept_.back().bytes >= bytes) return kept_.back().data;
+  const std::size_t grown = std::max(bytes, kept_.empty() ? bytes : 2 * kept_.back().bytes);
+  kept_.reserve(kept_.size() + 1);
+  void* data = allocate(device_, grown, purpose, kernel::cpu::PageUse::scratch);
+  try {
+    initialise(data, grown);
+  } catch (...) {
+    deallocate(device_, data);
+    throw;
+  }
+  kept_.push_back({data, grown});
+  held_ += grown;
+  ++generation_;
+  return data;
 }
 
 ScratchPool::Lease ScratchPool::lease(std::size_t bytes, std::string_view purpose) {

@@ -11,10 +11,14 @@
 // or one per core part of a CPU call: src/conv2d/call.hpp), each at most 5/4 of the largest request; a
 // request that no idle block can satisfy frees the largest idle block first.
 // Queue::release_scratch() frees the idle blocks; destroying the queue frees them all.
+//
+// Kept state: one block per pool that the queue's calls share and leave as they found it (kept()): the wgmma
+// GEMM's counters, zero whenever the stream's work so far has finished.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string_view>
 #include <vector>
@@ -57,7 +61,13 @@ class ScratchPool {
   // the error when the allocation fails.
   Lease lease(std::size_t bytes, std::string_view purpose);
 
-  std::size_t bytes_held() const;   // idle and leased
+  // The pool's kept block, at least `bytes` (> 0), shared by every call on the queue, which must each leave it
+  // as they found it once their work has finished (the stream runs the calls one after the other).
+  // `initialise` runs on each new block before any call sees it (under the pool's lock). A block outgrown by a
+  // larger request stays allocated until the pool goes: work queued earlier may still use it.
+  void* kept(std::size_t bytes, std::string_view purpose, const std::function<void(void*, std::size_t)>& initialise);
+
+  std::size_t bytes_held() const;   // idle, leased and kept
   // Changes whenever a block is allocated or freed: work recorded with the pool's block addresses (a CUDA
   // graph) stays valid while it does not change.
   std::uint64_t generation() const;
@@ -73,6 +83,7 @@ class ScratchPool {
   Device device_;
   mutable std::mutex mutex_;
   std::vector<Block> idle_;
+  std::vector<Block> kept_;   // the last is the current kept block
   std::size_t held_ = 0;     // bytes of every block, idle and leased
   std::size_t blocks_ = 0;   // idle and leased
   std::uint64_t generation_ = 0;

@@ -92,21 +92,26 @@ std::vector<std::string> check_cases(Lds lds, const std::function<void(const std
 
 bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 
-// Each tile width, forced through PORTKERN_WGMMA_KERNEL (wgmma_gemm.cpp), on every case; k split into parts
-// on some cases and not on others.
+// Each tile width, forced through PORTKERN_WGMMA_KERNEL (wgmma_gemm.cpp), on every case; k as the model splits
+// it, and in 3 parts (PORTKERN_WGMMA_SPLITS) where it has more than one k-tile.
 TEST(GemmBf16Cuda, WgmmaMatchesFloat64) {
   PORTKERN_REQUIRE_HOPPER();
-  for (const char* width : {"64", "128", "256"}) {
-    SCOPED_TRACE(std::string("tile width ") + width);
-    ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
-    const auto kernels = check_cases(Lds::multiple_of_8, [&](const std::string& kernel, float) {
-      EXPECT_EQ(kernel.rfind(std::string("wgmma_128x") + width, 0), 0u);
-      EXPECT_FALSE(contains(kernel, "_repacked"));
-    });
-    ::unsetenv("PORTKERN_WGMMA_KERNEL");
-    EXPECT_TRUE(std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return contains(k, "_split"); }));
-    EXPECT_TRUE(std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return !contains(k, "_split"); }));
-  }
+  for (const char* splits : {"", "3"})
+    for (const char* width : {"64", "128", "256"}) {
+      SCOPED_TRACE(std::string("tile width ") + width + ", splits " + splits);
+      ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
+      if (*splits) ::setenv("PORTKERN_WGMMA_SPLITS", splits, 1);
+      const auto kernels = check_cases(Lds::multiple_of_8, [&](const std::string& kernel, float) {
+        EXPECT_EQ(kernel.rfind(std::string("wgmma_128x") + width, 0), 0u);
+        EXPECT_FALSE(contains(kernel, "_repacked"));
+      });
+      ::unsetenv("PORTKERN_WGMMA_KERNEL");
+      ::unsetenv("PORTKERN_WGMMA_SPLITS");
+      const bool forced = *splits;
+      EXPECT_EQ(std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return contains(k, "_split3"); }),
+                forced);
+      EXPECT_TRUE(std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return !contains(k, "_split"); }));
+    }
 }
 
 // Leading dimensions the copy engine cannot take, at each tile width: aligned to 4 or 8 bytes, the producer's
@@ -140,21 +145,27 @@ TEST(GemmBf16Cuda, OperandsTheCopyEngineCannotReadMatchFloat64) {
 }
 
 // The transposed product (C^T = op(B)^T op(A)^T, written into C transposed), forced at each tile width with
-// aligned operands and with operands copied by threads; and chosen by default for a batch of products of 16 rows.
+// aligned operands and with operands copied by threads, k as the model splits it and in 3 parts; and chosen by
+// default for a batch of products of 16 rows.
 TEST(GemmBf16Cuda, TransposedProductMatchesFloat64) {
   PORTKERN_REQUIRE_HOPPER();
   ::setenv("PORTKERN_WGMMA_SWAP", "1", 1);
   ::setenv("PORTKERN_WGMMA_COPY", "threads", 1);
-  for (const char* width : {"64", "128", "256"})
-    for (Lds lds : {Lds::multiple_of_8, Lds::pairs}) {
-      SCOPED_TRACE(std::string("tile width ") + width + ", lds " + std::to_string(int(lds)));
-      ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
-      const auto kernels = check_cases(lds, [&](const std::string& kernel, float) {
-        if (kernel == "small_k" || kernel == "gemv") return;
-        EXPECT_TRUE(contains(kernel, "_swapped"));
-      });
-      EXPECT_TRUE(std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return contains(k, "_split"); }));
-    }
+  for (const char* splits : {"", "3"})
+    for (const char* width : {"64", "128", "256"})
+      for (Lds lds : {Lds::multiple_of_8, Lds::pairs}) {
+        SCOPED_TRACE(std::string("tile width ") + width + ", lds " + std::to_string(int(lds)) + ", splits " + splits);
+        ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
+        if (*splits) ::setenv("PORTKERN_WGMMA_SPLITS", splits, 1);
+        const auto kernels = check_cases(lds, [&](const std::string& kernel, float) {
+          if (kernel == "small_k" || kernel == "gemv") return;
+          EXPECT_TRUE(contains(kernel, "_swapped"));
+        });
+        ::unsetenv("PORTKERN_WGMMA_SPLITS");
+        const bool forced = *splits;
+        EXPECT_EQ(std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return contains(k, "_split3"); }),
+                  forced);
+      }
   ::unsetenv("PORTKERN_WGMMA_KERNEL");
   ::unsetenv("PORTKERN_WGMMA_COPY");
   ::unsetenv("PORTKERN_WGMMA_SWAP");
@@ -163,10 +174,10 @@ TEST(GemmBf16Cuda, TransposedProductMatchesFloat64) {
 }
 
 // How the pipeline writes C, at each tile width, as it is and transposed: through the copy engine, stored where
-// beta is 0 and added where beta is 1 or k is split (onto beta * C), with the edges of partial tiles left out
-// and C's padding untouched, rows past a multiple of 4 (which the copy engine, writing whole 16-byte units, leaves
-// to the threads) included; element by element where beta is neither and k is not split, or where C's leading
-// dimension is not a multiple of 4 or C has fewer than 4 rows.
+// beta is 0 and added where beta is 1 (split k's later parts, which add: SplitKMatchesFloat64), with the edges of
+// partial tiles left out and C's padding untouched, rows past a multiple of 4 (which the copy engine, writing whole 16-byte units, leaves
+// to the threads) included; element by element where beta is neither, or where C's leading dimension is not a
+// multiple of 4 or C has fewer than 4 rows.
 TEST(GemmBf16Cuda, EpilogueMatchesFloat64) {
   PORTKERN_REQUIRE_HOPPER();
   const HalfCase shapes[] = {{1, 1, 1},      {131, 7, 509},   {4, 513, 17},    {68, 45, 33},  {132, 7, 509},
@@ -179,26 +190,44 @@ TEST(GemmBf16Cuda, EpilogueMatchesFloat64) {
                      std::to_string(ldc == Ldc::aligned));
         ::setenv("PORTKERN_WGMMA_SWAP", swap, 1);
         ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
-        std::vector<std::string> kernels;
-        for (const HalfCase& s : shapes) {
-          const auto ran = check_cases(
+        for (const HalfCase& s : shapes)
+          check_cases(
               Lds::multiple_of_8,
               [&](const std::string& kernel, float beta) {
                 EXPECT_EQ(contains(kernel, "_swapped"), swap[0] == '1');
-                const bool engine = ldc == Ldc::aligned && s.m >= 4 &&
-                                    (beta == 0.f || beta == 1.f || contains(kernel, "_split"));
+                const bool engine = ldc == Ldc::aligned && s.m >= 4 && (beta == 0.f || beta == 1.f);
                 EXPECT_EQ(contains(kernel, "_c_by_threads"), !engine);
               },
               std::span(&s, 1), ldc, scalings);
-          kernels.insert(kernels.end(), ran.begin(), ran.end());
-        }
-        const auto split_by_engine = [](const std::string& k) {
-          return contains(k, "_split") && !contains(k, "_c_by_threads");
-        };
-        EXPECT_EQ(std::any_of(kernels.begin(), kernels.end(), split_by_engine), ldc == Ldc::aligned);
       }
   ::unsetenv("PORTKERN_WGMMA_KERNEL");
   ::unsetenv("PORTKERN_WGMMA_SWAP");
+}
+
+// k split into 2, 3 and 16 parts (PORTKERN_WGMMA_SPLITS; fewer where k has fewer 64-deep k-tiles), at the
+// narrowest and widest tiles: the first part of each tile writes beta * C plus its product (C poisoned with NaN
+// where beta is 0), the others add once it has landed, through the copy engine or element by element; beta = 1,
+// where all parts add at once. Many calls on one queue, so that counters left non-zero would hang or break the
+// calls after.
+TEST(GemmBf16Cuda, SplitKMatchesFloat64) {
+  PORTKERN_REQUIRE_HOPPER();
+  const HalfCase shapes[] = {{1, 1, 1}, {131, 7, 509}, {260, 300, 1000}, {5, 513, 200}, {200, 200, 600}};
+  constexpr AlphaBeta scalings[] = {{1.f, 0.f}, {0.5f, 1.f}, {-0.75f, 0.5f}};
+  for (const char* splits : {"2", "3", "16"})
+    for (const char* width : {"64", "256"})
+      for (Ldc ldc : {Ldc::aligned, Ldc::unaligned}) {
+        SCOPED_TRACE(std::string("splits ") + splits + ", tile width " + width + ", aligned ldc " +
+                     std::to_string(ldc == Ldc::aligned));
+        ::setenv("PORTKERN_WGMMA_SPLITS", splits, 1);
+        ::setenv("PORTKERN_WGMMA_KERNEL", width, 1);
+        for (const HalfCase& s : shapes)
+          check_cases(
+              Lds::multiple_of_8,
+              [&](const std::string& kernel, float) { EXPECT_EQ(contains(kernel, "_split"), s.k > 64) << kernel; },
+              std::span(&s, 1), ldc, scalings);
+      }
+  ::unsetenv("PORTKERN_WGMMA_KERNEL");
+  ::unsetenv("PORTKERN_WGMMA_SPLITS");
 }
 
 // k <= 32: depths of 1, 3, 16, 17, 27 and 32; 16-byte stores of C (ldc = m + 3 a multiple of 4) and single
@@ -285,11 +314,12 @@ TEST(GemmBf16Cuda, BatchesMatchFloat64) {
   PORTKERN_REQUIRE_GPU();
   Queue q(Device::cuda(0));
   const HalfCase s{300, 290, 100};
+  for (const char* splits : {"", "2"})   // as the model chooses; k split in two (counters per problem)
   for (const float beta : {2.f, 0.f, 1.f})
     for (bool shared_b : {false, true})
       for (bool ta : {false, true}) {
         SCOPED_TRACE("ta=" + std::to_string(ta) + " shared_b=" + std::to_string(shared_b) +
-                     " beta=" + std::to_string(beta));
+                     " beta=" + std::to_string(beta) + " splits=" + splits);
         const bool c_by_engine = beta != 2.f;
         const std::int64_t batch = 30;
         std::vector<HalfOperands<bfloat16>> items;
@@ -308,15 +338,18 @@ TEST(GemmBf16Cuda, BatchesMatchFloat64) {
         b.upload(q, std::span<const bfloat16>(batched.b));
         c.upload(q, std::span<const float>(batched.c));
         ::setenv("PORTKERN_WGMMA_COPY", "threads", 1);   // not a pass first, whatever the model says
+        if (*splits) ::setenv("PORTKERN_WGMMA_SPLITS", splits, 1);
         const std::string kernel = kernel_for(ta, false, s, a.data(), first.lda, b.data(), first.ldb, batched.stride_a,
                                               batched.stride_b, batch, {c.data(), first.ldc, batched.stride_c, beta});
         if (hopper()) EXPECT_EQ(kernel.rfind("wgmma_", 0), 0u) << kernel;
         if (hopper()) EXPECT_EQ(contains(kernel, "_b_by_threads"), shared_b) << kernel;
         if (hopper()) EXPECT_EQ(contains(kernel, "_c_by_threads"), !c_by_engine) << kernel;
+        if (hopper() && *splits) EXPECT_TRUE(contains(kernel, "_split2")) << kernel;
         gemm_strided_batched(q, ta ? Op::trans : Op::none, Op::none, s.m, s.n, s.k, 0.5f, a.data(), first.lda,
                              batched.stride_a, b.data(), first.ldb, batched.stride_b, beta, c.data(), first.ldc,
                              batched.stride_c, batch);
         ::unsetenv("PORTKERN_WGMMA_COPY");
+        ::unsetenv("PORTKERN_WGMMA_SPLITS");
         batched.expect(items, c.download(q), s, ta, false, 0.5f, beta);
       }
 }

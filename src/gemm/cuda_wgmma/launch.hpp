@@ -17,13 +17,13 @@ namespace portkern::gemm_impl::cuda_wgmma {
 // How the wgmma pipeline's epilogue writes C (wgmma_kernel.cuh): element by element by the consumers' threads
 // (any C; beta * C read where beta is neither 0 nor 1), or through the copy engine, which needs C's base, leading
 // dimension and batch stride aligned to 16 bytes and at least 4 rows (columns of transposed C; the kernel's
-// threads write the last 1-3 past a multiple of 4): stored (beta = 0) or added (onto beta * C where k is split,
-// or where beta = 1).
+// threads write the last 1-3 past a multiple of 4): stored (beta = 0) or added (beta = 1). Where k is split, the
+// parts after the first add theirs, atomically or through the copy engine's reductions.
 enum class CStore { threads, engine, engine_add };
 
 // The width of the tiles of C, 128 x 64 (8 stages), 128 x 128 (6) or 128 x 256 (4: every width fills 192 KiB
-// of stages), and the number of parts k is split into (splits > 1: each part adds its product to C
-// atomically, C scaled by beta beforehand).
+// of stages), and the number of parts k is split into (splits > 1: the first part of a tile to finish writes
+// beta * C plus its product, the others add theirs once it has landed; counters order them).
 struct Plan {
   int columns = 256;
   int splits = 1;
@@ -35,11 +35,16 @@ struct Plan {
   CStore c_store = CStore::threads;
 };
 
+// The counters that order the parts of a split k where beta != 1, for `tiles` tiles of C over all problems: one
+// per tile and consumer warpgroup, zero before the launch and again after it (wgmma_kernel.cuh).
+constexpr std::int64_t counters_for(std::int64_t tiles) { return 2 * tiles; }
+
 // Requires compute capability 9.0 and, for operands not copied by threads, the TMA conditions wgmma_gemm.cpp
 // checks; a persistent grid of at most one block per multiprocessor. TF32 inputs: B K-major (!p.trans_b), and A too unless plan.a_registers; for
 // tf32x3, B's rows (and A's, unless plan.a_registers) written by launch_tf32_operand with this segment_k.
+// `counters`: where plan.splits > 1 and beta != 1, counters_for(the tiles) zeroed counters, else unused.
 void launch_wgmma(Input input, Plan plan, const Problem& p, std::int64_t segment_k, int multiprocessors,
-                  cudaStream_t stream);
+                  std::uint32_t* counters, cudaStream_t stream);
 void launch_simt(Input input, const Problem& p, cudaStream_t stream);
 
 // k <= small_k_limit (and at most 65535 blocks of 32 columns): any layout, any GPU.

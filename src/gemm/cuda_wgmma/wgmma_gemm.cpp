@@ -15,8 +15,8 @@
 #include <string_view>
 
 #include "gemm/cuda_wgmma/launch.hpp"
-#include "gemm/scale.hpp"
 #include "portkern/error.hpp"
+#include "portkern/runtime/cuda_check.hpp"
 #include "runtime/scratch.hpp"
 
 namespace portkern::gemm_impl::cuda_wgmma {
@@ -99,11 +99,12 @@ bool c_copyable(const Problem& p) {
   return copyable(Input::tf32, p.c, p.ldc, p.stride_c, p.batch) && (p.c_transposed ? p.n : p.m) >= 4;
 }
 
-// Where the epilogue writes C through the copy engine (launch.hpp's CStore): stored where beta is 0, added where
-// the parts of k add into beta * C (run scales it first) or where beta is 1.
-CStore c_store_of(const Plan& plan, const Problem& p) {
+// How the epilogue writes C (launch.hpp's CStore): through the copy engine where it can, stored where beta is 0,
+// added where beta is 1; else by threads. Split k changes nothing here: the first part to finish writes as an
+// unsplit product would, the others add.
+CStore c_store_of(const Problem& p) {
   if (!c_copyable(p) || !c_engine_allowed()) return CStore::threads;
-  if (plan.splits > 1 || p.beta == 1.f) return CStore::engine_add;
+  if (p.beta == 1.f) return CStore::engine_add;
   return p.beta == 0.f ? CStore::engine : CStore::threads;
 }
 
@@ -120,15 +121,20 @@ std::int64_t tiles_of(const Problem& p, int columns) {
 // The plan that finishes first under a model in microseconds, calibrated on the H100 (docs/precision.md): the
 // persistent grid runs ceil(items / multiprocessors) rounds of items (tiles x parts of k), an item costing its
 // k-tiles at its width's time per k-tile plus writing its tile of C; once, filling the pipeline; and with k
-// split, a pass scaling C by beta and the parts' atomic additions into C (about 1 microsecond per MB).
-// Wide tiles read less shared memory per product; narrow ones and split k fill the GPU on smaller products.
+// split, the later parts' wait for the first part's C and the parts' writes into C, per MB written: 0.4 us
+// through the copy engine, 1.3 us by threads (atomics). The split's costs were fitted on the H100 to 198 forced
+// splits of 33 BF16 nets products (data/results/h100-2026-11-27-ordered-split): 5.7 us + 0.42 us/MB, 5.1 us +
+// 1.33 us/MB. Wide tiles read less shared memory per product; narrow ones and split k fill the GPU on smaller
+// products.
 struct Width {
   int columns;
   double k_tile_us;   // one 64-deep k-tile of a 128 x columns tile on one multiprocessor
 };
 constexpr Width widths[] = {{256, 0.84}, {128, 0.49}, {64, 0.37}};
-constexpr double fill_us = 1.5, epilogue_us_per_128_columns = 0.25, scale_pass_us = 3, atomic_us_per_byte = 1e-6;
+constexpr double fill_us = 1.5, epilogue_us_per_128_columns = 0.25, split_us = 5.5;
+constexpr double engine_us_per_byte = 0.4e-6, threads_us_per_byte = 1.3e-6;   // split k's writes of C
 constexpr int max_splits = 16;
+constexpr std::int64_t max_counters = std::int64_t(1) << 20;   // 4 MiB of counters at most, split k's order
 constexpr int max_tf32x3_columns = 128;   // its two accumulators of 256 columns would not fit the registers
 
 Plan plan_for(Input input, const Problem& p, int multiprocessors) {
@@ -139,18 +145,20 @@ Plan plan_for(Input input, const Problem& p, int multiprocessors) {
   const std::string_view f = forced();
   int wanted = f == "64" ? 64 : f == "128" ? 128 : f == "256" ? 256 : 0;
   if (input == Input::tf32x3 && wanted > max_tf32x3_columns) wanted = max_tf32x3_columns;
+  const double c_us_per_byte = c_store_of(p) == CStore::threads ? threads_us_per_byte : engine_us_per_byte;
   const int only_splits = forced_splits() ? int(std::min<std::int64_t>(forced_splits(), k_tiles)) : 0;   // or 0
   for (const Width& w : widths) {
     if ((wanted && w.columns != wanted) || (input == Input::tf32x3 && w.columns > max_tf32x3_columns)) continue;
     const double k_tile_us = w.k_tile_us * passes_of(input);
     const std::int64_t tiles = tiles_of(p, w.columns);
-    for (int splits = only_splits ? only_splits : 1; splits <= (only_splits ? only_splits : max_splits) &&
+    const int most_splits = counters_for(tiles) > max_counters ? 1 : max_splits;
+    for (int splits = only_splits ? only_splits : 1; splits <= (only_splits ? only_splits : most_splits) &&
                                                      splits <= k_tiles; ++splits) {
       const std::int64_t per_split = (k_tiles + splits - 1) / splits;
       if (splits > 1 && !only_splits && (k_tiles + per_split - 1) / per_split != splits) continue;   // = fewer parts
       const double rounds = double((tiles * splits + multiprocessors - 1) / multiprocessors);
       double us = fill_us + rounds * (double(per_split) * k_tile_us + epilogue_us_per_128_columns * w.columns / 128);
-      if (splits > 1) us += scale_pass_us + atomic_us_per_byte * 4.0 * double(splits * p.m * p.n * p.batch);
+      if (splits > 1) us += split_us + c_us_per_byte * 4.0 * double(splits * p.m * p.n * p.batch);
       if (best_us < 0 || us < best_us) best = {w.columns, splits, us}, best_us = us;
     }
   }
@@ -280,7 +288,7 @@ Route route_for(const Device& device, Input input, const Problem& p) {
   const auto plain_route = fp32_inputs(input) ? fp32_route : half_route;
   auto route = [&](const Device& device, Input input, const Problem& p) {   // C is the same storage either way
     Route r = plain_route(device, input, p);
-    r.plan.c_store = c_store_of(r.plan, p);
+    r.plan.c_store = c_store_of(p);
     return r;
   };
   const std::string_view f = forced_swap();
@@ -375,9 +383,17 @@ void run(Queue& queue, Input input, const Problem& original) {
   Copies copies;
   if (fp32_inputs(input)) rewrite_as_tf32(queue, r, segment_k, p, copies, stream);
   else repack(queue, input, r, p, copies, stream);
-  if (r.plan.splits > 1)   // the parts add into beta * C
-    scale_cuda(queue, ScaleMatrix<float>{original.m, original.n, p.beta, p.c, p.ldc, p.stride_c}, p.batch);
-  launch_wgmma(input, r.plan, p, segment_k, queue.device().properties().compute_units, stream);
+  // Split k with beta != 1: the counters that order each tile's parts, kept zero between calls by the queue.
+  std::uint32_t* counters = nullptr;
+  if (r.plan.splits > 1 && p.beta != 1.f) {
+    const auto bytes = std::size_t(counters_for(tiles_of(p, r.plan.columns))) * sizeof(std::uint32_t);
+    counters = static_cast<std::uint32_t*>(queue.scratch_pool().kept(
+        bytes, "wgmma GEMM: split k's counters", [stream](void* data, std::size_t size) {
+          PORTKERN_CUDA_CHECK(who, cudaMemsetAsync(data, 0, size, stream));
+          PORTKERN_CUDA_CHECK(who, cudaStreamSynchronize(stream));
+        }));
+  }
+  launch_wgmma(input, r.plan, p, segment_k, queue.device().properties().compute_units, counters, stream);
 }
 
 }  // namespace portkern::gemm_impl::cuda_wgmma

@@ -16,7 +16,8 @@
 // K-major TF32 rows (tf32_operand.cu; 3xTF32 always, both parts; TF32 where not K-major or aligned), and so is
 // an A the copy engine cannot read. 3xTF32 multiplies each k-step three times, summing a k-tile apart before
 // adding it to C's sums in round-to-nearest fp32 (the tensor cores' sums truncate). Where the tiles are fewer
-// than the multiprocessors, k is split into parts that add into C atomically. The copy engine needs 16-byte
+// than the multiprocessors, k is split into parts: the first of a tile's parts to finish writes C as an unsplit
+// product would, the others add theirs once it has landed (no pass over C first). The copy engine needs 16-byte
 // aligned A and B with leading dimensions and batch strides multiples of 16 bytes; an operand without them is
 // copied into the stages by the producer warpgroup's threads instead (cp.async, in the same swizzled layout; fp32:
 // A alone, into registers), or, aligned to less than 4 bytes, copied by a pass first. Small k (small_k.cu) and

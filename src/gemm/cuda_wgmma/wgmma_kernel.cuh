@@ -32,6 +32,15 @@
 // while the one before is copied out, and the item's last slabs are copied out while the warpgroup multiplies its
 // next item.
 //
+// Split k (Output::counters): the parts of a tile run on different blocks, and where beta != 1 the first of them
+// to finish its products writes C as an unsplit product would (beta * C plus its own), the others add theirs
+// once it has landed. Each consumer warpgroup's 64 rows of a tile have a counter, zero before the launch: a
+// part's warpgroup takes a ticket (+1) when its products are done; the one that drew 0 writes, waits until its
+// writes are visible, and adds `landed` + 1; the others wait for `landed`, then arrive again (+1) and add
+// theirs. The last of the 2 x splits arrivals sets the counter back to 0 for the next launch. Whoever waits,
+// waits for a part already past its products, so no part waits for a block that has not started. With beta = 1
+// every part adds at once.
+//
 // Launched early (programmatic dependent launch): a block initialises its barriers and prefetches its tensor maps
 // while the stream's previous kernel may still run, then waits for it (griddepcontrol.wait) before any access to
 // A, B or C, and at once allows the next kernel to launch the same way.
@@ -89,8 +98,8 @@ struct Layout {
   static constexpr int a_bytes = block_m * row_bytes, b_bytes = BN * row_bytes;
   static constexpr int stage_bytes = a_bytes + BParts * b_bytes;
   static constexpr int epilogue_bytes = 2 /* consumer warpgroups */ * 2 /* buffers */ * slab_bytes;
-  static constexpr int smem_bytes =
-      Stages * stage_bytes + epilogue_bytes + 1024 /* alignment */ + 2 * Stages * 8 /* barriers */;
+  static constexpr int smem_bytes = Stages * stage_bytes + epilogue_bytes + 1024 /* alignment */ +
+                                    2 * Stages * 8 /* barriers */ + 2 * 4 /* split k's tickets */;
   static_assert(smem_bytes <= 232448, "more shared memory than a block of compute capability 9.0 may have");
   static constexpr int mn_box_values = row_bytes / Element<Type>::bytes;   // of m or n in one MN-major box
   static constexpr int mn_box_bytes = mn_box_values * bk * Element<Type>::bytes;   // 8 KiB (16-bit), 4 KiB (fp32)
@@ -100,8 +109,8 @@ struct Layout {
 constexpr int stages_for(int bn, int b_parts) { return 196608 / (block_m * row_bytes + b_parts * bn * row_bytes); }
 
 // The epilogue's view of C and the work: `items` = tiles x parts of k x problems, in that order (tile fastest),
-// shared round-robin by a persistent grid (one block per multiprocessor). With splits > 1 each part adds alpha
-// times its partial product to C atomically (C holds beta * C already).
+// shared round-robin by a persistent grid (one block per multiprocessor). With splits > 1 the parts of a tile
+// write C in the order `counters` keeps (the kernel's header), where beta != 1; else they all add.
 struct Output {
   std::int64_t m, n, ldc, stride_c;
   float alpha, beta;
@@ -112,7 +121,8 @@ struct Output {
   int batch0;   // the first problem of this launch
   int items;
   bool c_transposed;   // C(row, col) at c[col + row * ldc]
-  CStore store;
+  CStore store;   // how an unsplit product, or a split one's first part, writes C
+  std::uint32_t* counters;   // split k with beta != 1: counters_for(tiles of all problems), zero; else nullptr
 };
 
 // An operand copied by the producer's threads (the kernel's header): `inner` values contiguous (k where it is
@@ -188,12 +198,14 @@ __device__ __forceinline__ void raster(int id, int tiles_m, int tiles_n, int& tm
 // One work item: a tile of C, the problem, and the range of k-tiles its part of k covers.
 struct Item {
   int tm, tn, problem, first_tile, k_tiles;
+  std::int64_t tile;   // of all problems' tiles: its split k's counters
 };
 __device__ __forceinline__ Item item_of(int id, const Output& out) {
   const int tiles = out.tiles_m * out.tiles_n, rest = id / tiles;
   Item it;
   raster(id % tiles, out.tiles_m, out.tiles_n, it.tm, it.tn);
   it.problem = out.batch0 + rest / out.splits;
+  it.tile = std::int64_t(it.problem) * tiles + id % tiles;
   it.first_tile = rest % out.splits * out.k_tiles_per_split;
   it.k_tiles = min(out.k_tiles - it.first_tile, out.k_tiles_per_split);   // > 0: the host's choice of parts
   return it;
@@ -271,8 +283,8 @@ __device__ __forceinline__ void copy_by_threads(std::uint8_t* tile, const Thread
 // 128-byte swizzle, which also spreads each store of the warp's 32 lanes over the banks.
 template <int BN>
 __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::uint8_t* buffers,
-                                                const CUtensorMap& map_c, const Output& out, int row0, int col0,
-                                                int problem, int consumer, int warp, int lane) {
+                                                const CUtensorMap& map_c, const Output& out, CStore mode, int row0,
+                                                int col0, int problem, int consumer, int warp, int lane) {
   const bool leader = warp == 0 && lane == 0;
   // The copy engine writes C's contiguous dimension (rows; columns where transposed) up to engine_end, a multiple
   // of 4 (launch's tensor map); the threads write the `tail` past it.
@@ -308,7 +320,7 @@ __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::u
       for (int box = 0; box < (out.c_transposed ? 1 : 2); ++box) {
         const std::uint32_t from = shared_address(buffer + box * box_bytes);
         const int x = out.c_transposed ? slab_col0 : row0 + box_values * box, y = out.c_transposed ? row0 : slab_col0;
-        if (out.store == CStore::engine_add)
+        if (mode == CStore::engine_add)
           asm volatile("cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group [%0, {%1, %2, %3}], [%4];"
                        ::"l"(map), "r"(x), "r"(y), "r"(problem), "r"(from) : "memory");
         else
@@ -331,11 +343,23 @@ __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::u
         if (c_row >= out.m || c_col >= out.n) continue;
         float* const to = c + (out.c_transposed ? c_col + c_row * out.ldc : c_row + c_col * out.ldc);
         const float v = *reinterpret_cast<const float*>(buffer + at(row, col));
-        if (out.store == CStore::engine_add) atomicAdd(to, v);
+        if (mode == CStore::engine_add) atomicAdd(to, v);
         else *to = v;
       }
     }
   }
+}
+
+// Split k's counters (the kernel's header): the first part's arrival adds `landed` besides its ticket.
+constexpr std::uint32_t landed = 1u << 16;
+__device__ __forceinline__ std::uint32_t load_acquire(const std::uint32_t* p) {
+  std::uint32_t v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+// An arrival of `count` on a counter; the last of a tile's 2 x splits arrivals sets it back to 0.
+__device__ __forceinline__ void arrive(std::uint32_t* counter, std::uint32_t count, int splits) {
+  if (atomicAdd(counter, count) + count == landed + 2 * std::uint32_t(splits)) atomicExch(counter, 0u);
 }
 
 #endif
@@ -359,6 +383,7 @@ __global__ void __launch_bounds__(threads, 1)
   std::uint8_t* const epilogue = smem + Stages * L::stage_bytes;   // CStore::engine's buffers, 1024-aligned
   std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(epilogue + L::epilogue_bytes);
   std::uint64_t* const empty = full + Stages;
+  std::uint32_t* const tickets = reinterpret_cast<std::uint32_t*>(empty + Stages);   // split k's, per consumer
 
   // Registers per thread of each role (setmaxnreg; 64512 in all, the launch's 168 x 384): the copy engine's lone
   // issuing thread needs few, the consumers' accumulators most; the producer's copies by threads need 56.
@@ -554,32 +579,60 @@ __global__ void __launch_bounds__(threads, 1)
       if constexpr (ARegisters) keep(fragments[0]), keep(fragments[1]);
       if (held && lane == 0) barrier_arrive(&empty[(step - 1) % Stages]);
 
+      // Split k (the kernel's header): whether this part adds its product to C, the first part's C landed.
+      const bool leader = warp == 0 && lane == 0;
+      auto sync = [&] { asm volatile("bar.sync %0, 128;" ::"r"(1 + consumer) : "memory"); };
+      std::uint32_t* const counter = out.counters ? out.counters + counters_for(item.tile) + consumer : nullptr;
+      bool adds = out.splits > 1;   // where beta = 1 every part adds at once
+      if (counter) {
+        if (leader) tickets[consumer] = atomicAdd(counter, 1u);
+        sync();
+        adds = tickets[consumer] != 0;
+        if (adds) {
+          if (leader) {
+            while (!(load_acquire(counter) & landed)) __nanosleep(64);
+            asm volatile("fence.proxy.async.global;" ::: "memory");   // the copy engine's additions come after
+            arrive(counter, 1, out.splits);
+          }
+          sync();
+        }
+      }
+
       // The accumulator layout of m64nN: thread (warp, lane) holds rows warp*16 + lane/4 (+8) and, per 8
       // columns j, columns 8j + 2*(lane%4) (+1): d[4j + 2h + q] is row +8h, column +q.
       if (out.store != CStore::threads) {
-        store_by_engine<BN>(d, epilogue + consumer * 2 * slab_bytes, map_c, out,
+        store_by_engine<BN>(d, epilogue + consumer * 2 * slab_bytes, map_c, out, adds ? CStore::engine_add : out.store,
                             item.tm * block_m + consumer * atom_rows, item.tn * BN, item.problem, consumer, warp, lane);
-        continue;
-      }
-      const std::int64_t row0 = std::int64_t(item.tm) * block_m + consumer * atom_rows + warp * 16 + lane / 4;
-      const std::int64_t col0 = std::int64_t(item.tn) * BN + 2 * (lane % 4);
-      float* const c = out.c + std::int64_t(item.problem) * out.stride_c;
-      // C(row, col) at c[row * row_step + col * col_step]: column-major, or transposed.
-      const std::int64_t row_step = out.c_transposed ? out.ldc : 1, col_step = out.c_transposed ? 1 : out.ldc;
+      } else {
+        const std::int64_t row0 = std::int64_t(item.tm) * block_m + consumer * atom_rows + warp * 16 + lane / 4;
+        const std::int64_t col0 = std::int64_t(item.tn) * BN + 2 * (lane % 4);
+        float* const c = out.c + std::int64_t(item.problem) * out.stride_c;
+        // C(row, col) at c[row * row_step + col * col_step]: column-major, or transposed.
+        const std::int64_t row_step = out.c_transposed ? out.ldc : 1, col_step = out.c_transposed ? 1 : out.ldc;
 #pragma unroll
-      for (int j = 0; j < BN / 8; ++j)
+        for (int j = 0; j < BN / 8; ++j)
 #pragma unroll
-        for (int h = 0; h < 2; ++h)
+          for (int h = 0; h < 2; ++h)
 #pragma unroll
-          for (int q = 0; q < 2; ++q) {
-            const std::int64_t row = row0 + 8 * h, col = col0 + 8 * j + q;
-            if (row < out.m && col < out.n) {
-              float* const at = c + row * row_step + col * col_step;
-              const float v = out.alpha * d[4 * j + 2 * h + q];
-              if (out.splits > 1) atomicAdd(at, v);
-              else *at = out.beta == 0.f ? v : v + out.beta * *at;
+            for (int q = 0; q < 2; ++q) {
+              const std::int64_t row = row0 + 8 * h, col = col0 + 8 * j + q;
+              if (row < out.m && col < out.n) {
+                float* const at = c + row * row_step + col * col_step;
+                const float v = out.alpha * d[4 * j + 2 * h + q];
+                if (adds) atomicAdd(at, v);
+                else *at = out.beta == 0.f ? v : v + out.beta * *at;
+              }
             }
-          }
+      }
+      if (counter && !adds) {   // the first part: once its C is visible to every block, the others may add
+        if (leader && out.store != CStore::threads) {
+          asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+          asm volatile("fence.proxy.async.global;" ::: "memory");
+        }
+        __threadfence();
+        sync();
+        if (leader) __threadfence(), arrive(counter, landed + 1, out.splits);
+      }
     }
     // The copy engine's last reads of the buffers, before the block's shared memory goes.
     if (out.store != CStore::threads && threadIdx.x % 128 == 0)

@@ -91,7 +91,7 @@ CUtensorMap tensor_map(const void* base, std::int64_t inner, std::int64_t outer,
 
 template <class Type, int BN, bool AKMajor, bool BKMajor, int Passes, bool ARegisters, bool Threads>
 void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, int multiprocessors,
-                   cudaStream_t stream) {
+                   std::uint32_t* counters, cudaStream_t stream) {
   constexpr int b_parts = ARegisters && Passes == 3 ? 2 : 1, stage_passes = ARegisters ? 1 : Passes;
   constexpr int Stages = kernel::stages_for(BN, b_parts);
   using L = kernel::Layout<Type, BN, Stages, b_parts>;
@@ -145,9 +145,14 @@ void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, i
       : p.c_transposed
           ? tensor_map<Tf32>(p.c, c_contiguous, p.m, p.ldc, p.batch, p.stride_c, slab_columns, kernel::atom_rows, fp32)
           : tensor_map<Tf32>(p.c, c_contiguous, p.n, p.ldc, p.batch, p.stride_c, box_values, slab_columns, fp32);
+  // Split k with beta != 1: the parts of each tile are ordered by counters (the first to finish writes, the
+  // others add).
+  const bool ordered = splits > 1 && p.beta != 1.f;
+  if (ordered && !counters) fail(who, "split k with beta != 1 needs the counters that order its parts");
   kernel::Output out{p.m, p.n, p.ldc, p.stride_c, p.alpha, p.beta, p.c,
                      int((p.m + kernel::block_m - 1) / kernel::block_m), int((p.n + BN - 1) / BN),
-                     k_tiles, splits, per_split * stage_passes, int(segment_k), 0, 0, p.c_transposed, store};
+                     k_tiles, splits, per_split * stage_passes, int(segment_k), 0, 0, p.c_transposed, store,
+                     ordered ? counters : nullptr};
   // Items of one launch fit an int.
   const std::int64_t per_problem = std::int64_t(out.tiles_m) * out.tiles_n * splits;
   const std::int64_t per_launch = std::max<std::int64_t>(1, (std::int64_t(1) << 31) / per_problem - 1);
@@ -169,57 +174,62 @@ void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, i
 // The kernel with copies by threads where the plan has any (16-bit inputs, and fp32 A read into registers: no
 // other kernel gets them), else the copy engine's alone.
 template <class Type, int BN, bool AKMajor, bool BKMajor, int Passes, bool ARegisters = false>
-void launch(const Problem& p, const Plan& plan, std::int64_t segment_k, int multiprocessors, cudaStream_t stream) {
+void launch(const Problem& p, const Plan& plan, std::int64_t segment_k, int multiprocessors, std::uint32_t* counters,
+            cudaStream_t stream) {
   if constexpr (!std::is_same_v<Type, Tf32> || ARegisters) {
     if (plan.a_chunk || plan.b_chunk)
       return launch_kernel<Type, BN, AKMajor, BKMajor, Passes, ARegisters, true>(p, plan, segment_k, multiprocessors,
-                                                                                 stream);
+                                                                                 counters, stream);
   }
   if (plan.a_chunk || plan.b_chunk) fail(who, "copies by threads planned for a kernel without them");
-  launch_kernel<Type, BN, AKMajor, BKMajor, Passes, ARegisters, false>(p, plan, segment_k, multiprocessors, stream);
+  launch_kernel<Type, BN, AKMajor, BKMajor, Passes, ARegisters, false>(p, plan, segment_k, multiprocessors, counters,
+                                                                      stream);
 }
 
 // fp32 inputs: B K-major; A K-major, or any layout read into registers. 3xTF32 keeps two accumulators: 256
 // columns would need 256 registers.
 template <int BN>
-void launch_fp32(const Problem& p, Plan plan, std::int64_t segment_k, int multiprocessors, cudaStream_t stream) {
+void launch_fp32(const Problem& p, Plan plan, std::int64_t segment_k, int multiprocessors, std::uint32_t* counters,
+                 cudaStream_t stream) {
   const bool a_k = p.trans_a, x3 = segment_k > 0;
   if (p.trans_b || (!a_k && !plan.a_registers))
     fail(who, "TF32 operands must have k contiguous (wgmma_gemm.cpp rewrites them)");
   if (x3 && BN > 128) fail(who, "3xTF32 runs on tiles of 64 or 128 columns");
   if constexpr (BN <= 128) {
     if (x3 && plan.a_registers)
-      return a_k ? launch<Tf32, BN, true, true, 3, true>(p, plan, segment_k, multiprocessors, stream)
-                 : launch<Tf32, BN, false, true, 3, true>(p, plan, segment_k, multiprocessors, stream);
-    if (x3) return launch<Tf32, BN, true, true, 3>(p, plan, segment_k, multiprocessors, stream);
+      return a_k ? launch<Tf32, BN, true, true, 3, true>(p, plan, segment_k, multiprocessors, counters, stream)
+                 : launch<Tf32, BN, false, true, 3, true>(p, plan, segment_k, multiprocessors, counters, stream);
+    if (x3) return launch<Tf32, BN, true, true, 3>(p, plan, segment_k, multiprocessors, counters, stream);
   }
   // TF32 reads a K-major A in place through the copy engine; an M-major one, or one copied by threads, into
   // registers.
   if (plan.a_registers)
-    return a_k ? launch<Tf32, BN, true, true, 1, true>(p, plan, 0, multiprocessors, stream)
-               : launch<Tf32, BN, false, true, 1, true>(p, plan, 0, multiprocessors, stream);
-  launch<Tf32, BN, true, true, 1>(p, plan, 0, multiprocessors, stream);
+    return a_k ? launch<Tf32, BN, true, true, 1, true>(p, plan, 0, multiprocessors, counters, stream)
+               : launch<Tf32, BN, false, true, 1, true>(p, plan, 0, multiprocessors, counters, stream);
+  launch<Tf32, BN, true, true, 1>(p, plan, 0, multiprocessors, counters, stream);
 }
 
 template <class Type, int BN>
-void launch_transposes(const Problem& p, Plan plan, std::int64_t segment_k, int multiprocessors, cudaStream_t stream) {
+void launch_transposes(const Problem& p, Plan plan, std::int64_t segment_k, int multiprocessors,
+                       std::uint32_t* counters, cudaStream_t stream) {
   if constexpr (std::is_same_v<Type, Tf32>) {
-    launch_fp32<BN>(p, plan, segment_k, multiprocessors, stream);
+    launch_fp32<BN>(p, plan, segment_k, multiprocessors, counters, stream);
   } else {
     const bool a_k = p.trans_a, b_k = !p.trans_b;   // which operands have k contiguous
-    if (a_k && b_k) return launch<Type, BN, true, true, 1>(p, plan, 0, multiprocessors, stream);
-    if (a_k) return launch<Type, BN, true, false, 1>(p, plan, 0, multiprocessors, stream);
-    if (b_k) return launch<Type, BN, false, true, 1>(p, plan, 0, multiprocessors, stream);
-    launch<Type, BN, false, false, 1>(p, plan, 0, multiprocessors, stream);
+    if (a_k && b_k) return launch<Type, BN, true, true, 1>(p, plan, 0, multiprocessors, counters, stream);
+    if (a_k) return launch<Type, BN, true, false, 1>(p, plan, 0, multiprocessors, counters, stream);
+    if (b_k) return launch<Type, BN, false, true, 1>(p, plan, 0, multiprocessors, counters, stream);
+    launch<Type, BN, false, false, 1>(p, plan, 0, multiprocessors, counters, stream);
   }
 }
 
 template <class Type>
-void launch_type(Plan plan, const Problem& p, std::int64_t segment_k, int multiprocessors, cudaStream_t stream) {
+void launch_type(Plan plan, const Problem& p, std::int64_t segment_k, int multiprocessors, std::uint32_t* counters,
+                 cudaStream_t stream) {
   switch (plan.columns) {
-    case 256: return launch_transposes<Type, 256>(p, plan, segment_k, multiprocessors, stream);
-    case 128: return launch_transposes<Type, 128>(p, plan, segment_k, multiprocessors, stream);
-    case 64: return launch_transposes<Type, 64>(p, plan, segment_k, multiprocessors, stream);
+    case 256: return launch_transposes<Type, 256>(p, plan, segment_k, multiprocessors, counters, stream);
+    case 128: return launch_transposes<Type, 128>(p, plan, segment_k, multiprocessors, counters, stream);
+    case 64: return launch_transposes<Type, 64>(p, plan, segment_k, multiprocessors, counters, stream);
   }
   fail(who, "no wgmma tile of " + std::to_string(plan.columns) + " columns");
 }
@@ -227,12 +237,12 @@ void launch_type(Plan plan, const Problem& p, std::int64_t segment_k, int multip
 }  // namespace
 
 void launch_wgmma(Input input, Plan plan, const Problem& p, std::int64_t segment_k, int multiprocessors,
-                  cudaStream_t stream) {
+                  std::uint32_t* counters, cudaStream_t stream) {
   switch (input) {
-    case Input::bf16: return launch_type<Bf16>(plan, p, 0, multiprocessors, stream);
-    case Input::f16: return launch_type<F16>(plan, p, 0, multiprocessors, stream);
-    case Input::tf32: return launch_type<Tf32>(plan, p, 0, multiprocessors, stream);
-    case Input::tf32x3: return launch_type<Tf32>(plan, p, segment_k, multiprocessors, stream);
+    case Input::bf16: return launch_type<Bf16>(plan, p, 0, multiprocessors, counters, stream);
+    case Input::f16: return launch_type<F16>(plan, p, 0, multiprocessors, counters, stream);
+    case Input::tf32: return launch_type<Tf32>(plan, p, 0, multiprocessors, counters, stream);
+    case Input::tf32x3: return launch_type<Tf32>(plan, p, segment_k, multiprocessors, counters, stream);
   }
 }
 
