@@ -15,6 +15,11 @@
 namespace portkern::cli {
 
 namespace {
+// The GEMM shape lists that name each shape's network (a `net` column): a GEMM deployment's recipe is chosen by
+// leaving whole networks out of its training (analyze.py --networks; docs/tuning.md).
+constexpr const char* gemm_network_lists[] = {"gemm_nets", "gemm_more_nets", "gemm_tune25",
+                                              "gemm_unseen60", "gemm_large", "gemm_square"};
+
 // The analysis pipeline (tools/tuning, in the project's virtual environment) over the dataset: tables,
 // plots and the generated deploy/<device-class>/<op>.hpp.
 void deploy(const Device& device, const std::string& op, const std::string& csv, const std::string& family) {
@@ -24,10 +29,14 @@ void deploy(const Device& device, const std::string& op, const std::string& csv,
   const std::string out = std::filesystem::path(csv).parent_path().string() + "/analysis-" +
                           (op == "gemm" ? family : op);
   const std::string header = root + "/deploy/" + device_class + "/" + op + ".hpp";
-  const std::string command = python + " " + root + "/tools/tuning/analyze.py '" + csv + "' --out '" + out +
+  std::string command = python + " " + root + "/tools/tuning/analyze.py '" + csv + "' --out '" + out +
                               "' --op " + op + " --device " + device_class +
                               (family == "all" ? "" : " --family " + family) + " --deploy-header '" + header +
                               "' --device-class " + device_class;
+  if (op == "gemm") {
+    command += " --networks";
+    for (const char* list : gemm_network_lists) command += " '" + root + "/data/shapes/" + list + ".csv'";
+  }
   std::cerr << "+ " << command << '\n';
   if (std::system(command.c_str()) != 0) fail("portkern tune --deploy", "the analysis failed (see above)");
   std::cerr << "wrote " << header << ": rebuild portkern to ship it\n";
