@@ -84,7 +84,7 @@ class ScratchPool {
   mutable std::mutex mutex_;
   std::vector<Block> idle_;
   std::vector<Block> kept_;   // the last is the current kept block
-  std::size_t held_ = 0;     // bytes of every block, idle and leased
+  std::size_t held_ = 0;     // bytes of every block, idle, leased and kept
   std::size_t blocks_ = 0;   // idle and leased
   std::uint64_t generation_ = 0;
 };

@@ -38,6 +38,8 @@ struct Plan {
 // The counters that order the parts of a split k where beta != 1, for `tiles` tiles of C over all problems: one
 // per tile and consumer warpgroup, zero before the launch and again after it (wgmma_kernel.cuh).
 constexpr std::int64_t counters_for(std::int64_t tiles) { return 2 * tiles; }
+// Whether a product split into `splits` parts needs them: beta != 1 (with beta = 1 every part adds at once).
+constexpr bool ordered_split(int splits, float beta) { return splits > 1 && beta != 1.f; }
 
 // Requires compute capability 9.0 and, for operands not copied by threads, the TMA conditions wgmma_gemm.cpp
 // checks; a persistent grid of at most one block per multiprocessor. TF32 inputs: B K-major (!p.trans_b), and A too unless plan.a_registers; for

@@ -385,7 +385,7 @@ void run(Queue& queue, Input input, const Problem& original) {
   else repack(queue, input, r, p, copies, stream);
   // Split k with beta != 1: the counters that order each tile's parts, kept zero between calls by the queue.
   std::uint32_t* counters = nullptr;
-  if (r.plan.splits > 1 && p.beta != 1.f) {
+  if (ordered_split(r.plan.splits, p.beta)) {
     const auto bytes = std::size_t(counters_for(tiles_of(p, r.plan.columns))) * sizeof(std::uint32_t);
     counters = static_cast<std::uint32_t*>(queue.scratch_pool().kept(
         bytes, "wgmma GEMM: split k's counters", [stream](void* data, std::size_t size) {

@@ -147,7 +147,7 @@ void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, i
           : tensor_map<Tf32>(p.c, c_contiguous, p.n, p.ldc, p.batch, p.stride_c, box_values, slab_columns, fp32);
   // Split k with beta != 1: the parts of each tile are ordered by counters (the first to finish writes, the
   // others add).
-  const bool ordered = splits > 1 && p.beta != 1.f;
+  const bool ordered = ordered_split(splits, p.beta);
   if (ordered && !counters) fail(who, "split k with beta != 1 needs the counters that order its parts");
   kernel::Output out{p.m, p.n, p.ldc, p.stride_c, p.alpha, p.beta, p.c,
                      int((p.m + kernel::block_m - 1) / kernel::block_m), int((p.n + BN - 1) / BN),
