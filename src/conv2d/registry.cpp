@@ -17,6 +17,7 @@ namespace portkern::conv2d_impl {
   X(gemm_1x1)                         \
   X(winograd)                         \
   X(implicit)                         \
+  X(implicit_wgmma)                   \
   X(depthwise)                        \
   X(grouped)
 

@@ -1,5 +1,7 @@
 // The convolution and pooling on a GPU: every algorithm and every instantiated configuration against the
 // float64 reference (the CPU tests' test bed), pre-transformed Winograd weights, pooling, wrong-device memory.
+#include <cstdlib>
+
 #include "conv2d_cases.hpp"
 
 namespace portkern::testing {
@@ -51,6 +53,35 @@ TEST(Conv2dCudaApi, WinogradStaysAccurateAtTf32) {
     check_all_cases(Device::cuda(0), {"winograd", config, Precision::tf32}, true);
     check_all_cases(Device::cuda(0), {"winograd", config, Precision::tf32});
   }
+}
+
+// The implicit GEMM on wgmma at every precision (tf32: TF32's bound; ieee: im2col's product), on the test bed and
+// on layers of many tiles of pixels and k-tiles: 3 channels (pieces of 4 bytes), 6 (8 bytes), 68 (16 bytes), 64
+// and more (the copy engine's im2col boxes, and again copied by threads), strides and padding on every side, split
+// k on few pixels, batches whose tiles span two images, 130 outputs (C by threads) and 96.
+TEST(Conv2dCudaApi, ImplicitWgmmaMatchesFloat64) {
+  PORTKERN_REQUIRE_GPU();
+  const std::vector<ConvCase> layers = {
+      {conv_desc(2, 19, 23, 96, 64, 3, 3, 2, 2, {1, 0, 0, 1}), true, "3x3 stride 2, pad bottom and right only, 96 channels"},
+      {conv_desc(1, 33, 30, 64, 40, 7, 7, 2, 2, {3, 2, 1, 3}, 1, 1, true), false, "7x7 stride 2, asymmetric pad, 64 channels"},
+      {conv_desc(3, 10, 9, 32, 72, 5, 5, 1, 1, {2, 2, 2, 2}), true, "5x5, 32 channels, batch 3", true},
+      {conv_desc(1, 37, 41, 3, 64, 7, 7, 2, 2, {3, 3, 3, 3}, 1, 1, true), true, "7x7 stride 2, 3 channels"},
+      {conv_desc(2, 23, 19, 6, 96, 3, 3, 1, 1, {1, 1, 1, 1}), false, "3x3, 6 channels, batch 2"},
+      {conv_desc(3, 14, 15, 64, 130, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), true, "3x3, 64 -> 130, batch 3", true},
+      {conv_desc(1, 7, 7, 256, 96, 3, 3, 1, 1, {1, 1, 1, 1}), false, "3x3 on 49 pixels, depth 2304"},
+      {conv_desc(2, 29, 31, 68, 64, 3, 3, 2, 2, {0, 1, 1, 0}), true, "3x3 stride 2, asymmetric pad"},
+      {conv_desc(1, 17, 16, 32, 256, 1, 1, 1, 1, {0, 0, 0, 0}), false, "1x1, 256 outputs"},
+  };
+  for (const char* copy : {"", "threads"}) {   // where the copy engine could copy A, by threads too
+    SCOPED_TRACE(std::string("PORTKERN_WGMMA_COPY=") + copy);
+    setenv("PORTKERN_WGMMA_COPY", copy, 1);
+    for (Precision p : precisions) {
+      const Conv2dChoice choice{"implicit_wgmma", "implicit_wgmma/default", p};
+      check_all_cases(Device::cuda(0), choice);
+      for (const ConvCase& layer : layers) EXPECT_TRUE(check_conv2d(Device::cuda(0), make_conv_data(layer), choice));
+    }
+  }
+  unsetenv("PORTKERN_WGMMA_COPY");
 }
 
 TEST(Pool2dCuda, MaxAndAverageMatchReference) {

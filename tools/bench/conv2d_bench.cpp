@@ -119,9 +119,9 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
 
 }  // namespace
 
-std::vector<std::string> conv2d_bench_names() {
+std::vector<std::string> conv2d_bench_names(const Device& device) {
   std::vector<std::string> names;
-  const std::vector<Conv2dChoice> all = measured(Device::cpu(), {});
+  const std::vector<Conv2dChoice> all = measured(device, {});
   for (const auto& c : all)
     if (std::find(names.begin(), names.end(), c.algorithm) == names.end()) names.push_back(c.algorithm);
   for (const auto& c : all) names.push_back(c.config);

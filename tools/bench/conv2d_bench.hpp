@@ -13,8 +13,8 @@
 
 namespace portkern::bench {
 
-// What --algo may name: the algorithms and the configurations the benchmark measures.
-std::vector<std::string> conv2d_bench_names();
+// What --algo may name: the algorithms and the configurations the benchmark measures on `device`.
+std::vector<std::string> conv2d_bench_names(const Device& device);
 
 struct Conv2dBenchOptions {
   std::string net = "vgg16";        // vgg16 or resnet50 (data/shapes/conv_<net>.csv), or a CSV path

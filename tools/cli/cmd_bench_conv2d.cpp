@@ -28,7 +28,7 @@ void add_bench_conv2d(CLI::App& bench) {
   add_output_option(*conv, "--json", json, "Also write the rows as JSON to this file");
   conv->callback([] {
     const Device d = Device::parse(device);
-    const auto names = bench::conv2d_bench_names();
+    const auto names = bench::conv2d_bench_names(d);
     for (const auto& a : algorithms)
       if (std::find(names.begin(), names.end(), a) == names.end())
         usage_error("--algo", "'" + a + "' is neither an algorithm nor a configuration the benchmark measures (one of " +

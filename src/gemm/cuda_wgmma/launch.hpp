@@ -35,6 +35,18 @@ struct Plan {
   CStore c_store = CStore::threads;
 };
 
+// The bounding box of the copy engine's im2col mode over an image (A as windows): the first and last input
+// positions of the windows' top-left taps, as offsets from the image's first and last rows and columns (the
+// traversal from lower to the image's extent + upper, by the strides, visits the out_h x out_w positions).
+struct ImageCorners {
+  std::int64_t lower_w, lower_h, upper_w, upper_h;
+};
+inline ImageCorners image_corners(const Windows& w) {
+  return {-std::int64_t(w.pad_left), -std::int64_t(w.pad_top),
+          std::int64_t(w.out_w - 1) * w.stride_w - w.pad_left - (w.width - 1),
+          std::int64_t(w.out_h - 1) * w.stride_h - w.pad_top - (w.height - 1)};
+}
+
 // The counters that order the parts of a split k where beta != 1, for `tiles` tiles of C over all problems: one
 // per tile and consumer warpgroup, zero before the launch and again after it (wgmma_kernel.cuh).
 constexpr std::int64_t counters_for(std::int64_t tiles) { return 2 * tiles; }

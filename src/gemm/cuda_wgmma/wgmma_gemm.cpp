@@ -53,6 +53,12 @@ bool a_registers_allowed() {
   const char* f = std::getenv("PORTKERN_WGMMA_A");
   return !f || std::string_view(f) != "shared";
 }
+// PORTKERN_WGMMA_A=registers makes TF32 windows copied by the copy engine go through registers as 3xTF32's do,
+// instead of being read in place, rounded on the copy engine's way (measurement only).
+bool windows_in_registers() {
+  const char* f = std::getenv("PORTKERN_WGMMA_A");
+  return f && std::string_view(f) == "registers";
+}
 // PORTKERN_WGMMA_COPY=repack|threads makes operands the copy engine cannot read always be copied (16-bit) or
 // rewritten (fp32) by a pass before the product, or copied by the producer's threads wherever their alignment
 // allows, instead of whichever the model finishes first (measurement and tests only).
@@ -239,6 +245,40 @@ Route fp32_route(const Device& device, Input input, const Problem& p) {
   return r;
 }
 
+// The unit of the producer threads' copies of windows: 16 bytes where whole pixels' channels and the image are
+// aligned to it, else 8 or 4; 0 where the image is not aligned to 4 bytes.
+int windows_chunk(const Windows& w) {
+  const auto image = reinterpret_cast<std::uintptr_t>(w.image);
+  for (int bytes : {16, 8, 4})
+    if (image % bytes == 0 && w.channels * 4 % bytes == 0) return bytes;
+  return 0;
+}
+
+// Whether the copy engine's im2col mode copies A's k-tiles (launch.hpp): whole k-tiles at one tap (channels a
+// multiple of 32), a 16-byte aligned image, and the mode's limits on a 4-D tensor (bounding box corners within
+// [-128, 127], tap offsets within [0, 255], strides of at most 8).
+bool windows_by_engine(const Windows& w) {
+  if (w.channels % 32 != 0 || reinterpret_cast<std::uintptr_t>(w.image) % 16 != 0) return false;
+  if (w.stride_h > 8 || w.stride_w > 8) return false;
+  const std::int64_t window_h = w.depth / (std::int64_t(w.window_w) * w.channels);
+  const ImageCorners corners = image_corners(w);
+  auto corner = [](std::int64_t v) { return v >= -128 && v <= 127; };
+  return corner(corners.lower_w) && corner(corners.lower_h) && corner(corners.upper_w) && corner(corners.upper_h) &&
+         (window_h - 1) * w.dilation_h <= 255 && (w.window_w - 1) * w.dilation_w <= 255;
+}
+
+// A as windows of an image (fp32 inputs): copied by the copy engine in im2col mode where it can (windows_by_engine),
+// else by the producer's threads; multiplied from registers, but for TF32 by the copy engine, which rounds it on
+// the way and the tensor cores read in place. B (the filter, out_c contiguous) rewritten as K-major TF32 rows.
+// Never transposed: C's rows are the pixels.
+Route windows_route(const Device& device, Input input, const Problem& p) {
+  Route r{Kernel::wgmma, plan_for(input, p, device.properties().compute_units), false, true};
+  r.plan.a_chunk = windows_by_engine(*p.windows) && forced_copy() != "threads" ? 0 : windows_chunk(*p.windows);
+  r.plan.a_registers = input == Input::tf32x3 || r.plan.a_chunk || windows_in_registers();
+  r.plan.c_store = c_store_of(p);
+  return r;
+}
+
 // 16-bit inputs on wgmma, p as it is: any layout; operands the copy engine cannot read copied by the producer's
 // threads where aligned to 4 bytes and that is cheaper, else by a pass first.
 Route half_route(const Device& device, Input input, const Problem& p) {
@@ -268,6 +308,10 @@ double cost_us(const Device& device, Input input, const Route& r, const Problem&
 // wgmma (the caller checked `applies`). On wgmma, the product or its transpose, whichever the model finishes
 // first.
 Route route_for(const Device& device, Input input, const Problem& p) {
+  if (p.windows) {
+    if (!applies(device, input, p)) fail(who, "windows need fp32 inputs, compute capability 9.0 and windows_fit");
+    return windows_route(device, input, p);
+  }
   if (fp32_inputs(input)) {
     if (!applies(device, input, p)) fail(who, "TF32 inputs need compute capability 9.0 and 32-bit coordinates");
   } else {
@@ -349,7 +393,26 @@ double estimated_us(const Device& device, Input input, const Problem& p) {
   return cost_us(device, input, r, r.swap ? transposed(p) : p);
 }
 
+bool windows_fit(const Windows& w, std::int64_t out_c) {
+  constexpr std::int64_t limit = std::int64_t(1) << 31;
+  return windows_chunk(w) > 0 && w.pixels < limit && w.depth < limit && out_c < limit &&
+         std::int64_t(w.out_h) * w.out_w < limit && std::int64_t(w.height) * w.stride_h < limit &&
+         std::int64_t(w.width) * w.stride_w < limit;
+}
+
+Problem convolution(const Windows& windows, const float* filter, std::int64_t out_c, float* output) {
+  Problem p;
+  p.trans_a = true, p.trans_b = true;   // op(B)(k, j) = filter[k * out_c + j]
+  p.m = windows.pixels, p.n = out_c, p.k = windows.depth;
+  p.a = windows.image, p.lda = windows.depth;
+  p.b = filter, p.ldb = out_c;
+  p.c = output, p.ldc = out_c, p.c_transposed = true;
+  p.windows = &windows;
+  return p;
+}
+
 bool applies(const Device& device, Input input, const Problem& p) {
+  if (p.windows && (!fp32_inputs(input) || p.batch != 1 || !windows_fit(*p.windows, p.n))) return false;
   return !fp32_inputs(input) || (device.is_cuda() && hopper(device) && fits(input, p));
 }
 
@@ -362,8 +425,9 @@ std::string kernel_for(const Device& device, Input input, const Problem& p) {
   name += "128x" + std::to_string(r.plan.columns);
   if (r.plan.splits > 1) name += "_split" + std::to_string(r.plan.splits);
   if (r.plan.a_registers) name += "_a_in_registers";
-  if (r.plan.a_chunk) name += "_a_by_threads";
+  if (r.plan.a_chunk && !p.windows) name += "_a_by_threads";
   if (r.plan.b_chunk) name += "_b_by_threads";
+  if (p.windows) name += r.plan.a_chunk ? "_windows_by_threads" : "_windows";
   if (r.swap) name += "_swapped";
   if (r.plan.c_store == CStore::threads) name += "_c_by_threads";
   if ((r.repack_a || r.repack_b) && input != Input::tf32x3) name += "_repacked";   // 3xTF32 always rewrites B

@@ -43,6 +43,17 @@ namespace portkern::gemm_impl::cuda_wgmma {
 // largest of the four products summed: an error of the order of IEEE SGEMM's).
 enum class Input { bf16, f16, tf32, tf32x3 };
 
+// A as the patch matrix of a 2-D convolution over an NHWC fp32 image (implicit GEMM, never stored): row m the
+// output pixel m (images one after another), column k = (r * window_w + s) * channels + c the window's tap (r, s)
+// at input channel c, zero where the tap falls in the padding. Coordinates fit 32 bits (windows_fit).
+struct Windows {
+  const void* image = nullptr;
+  int height = 0, width = 0, channels = 0;
+  int out_h = 0, out_w = 0, window_w = 0;
+  int stride_h = 1, stride_w = 1, pad_top = 0, pad_left = 0, dilation_h = 1, dilation_w = 1;
+  std::int64_t pixels = 0, depth = 0;   // m and k of the product
+};
+
 struct Problem {
   bool trans_a = false, trans_b = false;
   std::int64_t m = 0, n = 0, k = 0;
@@ -56,6 +67,9 @@ struct Problem {
   std::int64_t ldc = 0, stride_c = 0;
   std::int64_t batch = 1;
   bool c_transposed = false;   // C(i, j) stored at c[j + i * ldc]: the transposed product of a call (wgmma_gemm.cpp)
+  // A as windows of an image (fp32 inputs; trans_a, batch 1, a = windows->image), copied by the producer's threads;
+  // nullptr: A is a matrix.
+  const Windows* windows = nullptr;
 };
 
 // The problem of a GEMM call's arguments (fp32, bfloat16 or IEEE half A and B; the epilogue is not this family's).
@@ -64,6 +78,13 @@ Problem problem_of(bool trans_a, bool trans_b, const GemmArgs<float, In>& g) {
   return {trans_a, trans_b, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.stride_a, g.b, g.ldb, g.stride_b, g.beta, g.c, g.ldc,
           g.stride_c, g.batch};
 }
+
+// The convolution of an NHWC image by a filter of window_h x window_w x channels x out_c (RSCK), fp32, as this
+// family's product: C (pixels x out_c, each pixel's out_c outputs contiguous) = windows x filter, at TF32 or
+// 3xTF32 (`input`); `windows` must outlive the call's queueing. Requires windows_fit.
+Problem convolution(const Windows& windows, const float* filter, std::int64_t out_c, float* output);
+// Whether a convolution's coordinates fit the kernels' 32-bit ones and its image is aligned to 4 bytes.
+bool windows_fit(const Windows& w, std::int64_t out_c);
 
 // Whether `run` takes p on `device`: always for 16-bit inputs; fp32 ones (TF32, 3xTF32) need compute capability
 // 9.0 (they have no fallback: the caller's other kernels serve other GPUs).
@@ -83,7 +104,7 @@ void run(Queue& queue, Input input, const Problem& p);
 // "wgmma_tf32x3_128x<BN>"), with "_split<S>" when k is split into S parts, "_a_in_registers" when A is
 // multiplied from registers, "_swapped" when the transposed product is multiplied (C^T = op(B)^T op(A)^T) and
 // "_a_by_threads" / "_b_by_threads" when the producer's threads copy an operand the copy engine cannot read,
-// "_c_by_threads" when the consumers' threads write C element by element (C not aligned to 16 bytes, fewer than
+// "_windows" when A is windows of an image (copied in im2col mode; "_windows_by_threads" by the producer's threads), "_c_by_threads" when the consumers' threads write C element by element (C not aligned to 16 bytes, fewer than
 // 4 rows, beta neither 0 nor 1 with k unsplit, or PORTKERN_WGMMA_C=threads), "_repacked" when an operand is copied first
 // (PORTKERN_WGMMA_COPY=repack; 3xTF32 always rewrites B: not named); "small_k" (k <= 16, or k <= 32 with n <= 32:
 // fp32 FMA, bound by writing C), "gemv" (m == 1, B not transposed), "gemv_swapped" (n == 1, A

@@ -51,6 +51,16 @@
 // outside it. Each thread's copies arrive on full[s] when they land (129 arrivals with the copy engine's), and
 // the consumers fence the generic proxy's writes before the tensor cores read them. No rewriting pass, no
 // second launch.
+//
+// Windows (implicit GEMM, fp32 A in registers): A is the patch matrix of a convolution, never stored: row m an
+// output pixel, k = (r * window_w + s) * channels + c. Where a k-tile lies at one tap (channels a multiple of 32)
+// the copy engine copies it in im2col mode: one box of the tile's 128 pixels x 32 channels at tap (r, s), the
+// pixels walking the output positions across rows and images, zeros in the padding. Else the producer's threads copy each k-tile's lines straight
+// from the NHWC image, zeros where a window meets the padding: thread t copies line t, the pixel whose image and
+// window corner it works out once per item, its pieces walking the taps from k-tile to k-tile (one division per
+// k-tile). The copy engine is the fast path: on the H100 copies by threads took about 2.7 us per k-tile whatever
+// the tile's width (lines shared out as copy_pieces does, or a line per thread: the same), the im2col boxes 4x less
+// (VGG-16 conv1_2 at TF32: 23 -> 97 TFLOP/s).
 #pragma once
 
 #include <cuda.h>
@@ -136,6 +146,7 @@ struct ThreadCopy {
 };
 struct ThreadCopies {
   ThreadCopy a, b;
+  Windows windows;   // A as windows of an image (the kernel's Windows parameter); a.base: image, or null (im2col box)
 };
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -183,6 +194,17 @@ __device__ __forceinline__ std::uint64_t descriptor(std::uint32_t address, std::
                                                     std::uint32_t stride) {
   auto field = [](std::uint32_t bytes) { return std::uint64_t((bytes & 0x3FFFF) >> 4); };
   return field(address) | field(leading) << 16 | field(stride) << 32 | std::uint64_t(1) << 62;
+}
+
+// A TMA copy in im2col mode (A as windows by the copy engine): 128 pixels x 32 channels from the NHWC image, the
+// first pixel's window corner at (x, y) of image n, the tap at (dx, dy) from it, channels from c on.
+__device__ __forceinline__ void copy_window_box(void* dst, const CUtensorMap& map, std::uint64_t* bar, int c, int x,
+                                                int y, int n, std::uint16_t dx, std::uint16_t dy) {
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}],"
+      " [%2], {%7, %8};" ::"r"(shared_address(dst)), "l"(reinterpret_cast<std::uint64_t>(&map)),
+      "r"(shared_address(bar)), "r"(c), "r"(x), "r"(y), "r"(n), "h"(dx), "h"(dy)
+      : "memory");
 }
 
 // Tile (tm, tn) of block `id`: groups of raster_group tiles of m, n-major within a group.
@@ -276,6 +298,58 @@ __device__ __forceinline__ void copy_by_threads(std::uint8_t* tile, const Thread
   else copy_pieces<Bytes, KMajor, 4>(tile, x, rows, x0, k0, problem, thread);
 }
 
+// A as windows (the kernel's header): the pixel of the line a producer thread copies, -1 past the last one, and
+// the input position of its window's top-left tap (negative in the padding).
+struct WindowRow {
+  int image = -1, top = 0, left = 0;
+};
+__device__ __forceinline__ WindowRow window_row(const Windows& w, std::int64_t pixel) {
+  WindowRow row;
+  if (pixel < w.pixels) {
+    const int per_image = w.out_h * w.out_w;
+    row.image = int(pixel / per_image);
+    const int within = int(pixel - std::int64_t(row.image) * per_image), y = within / w.out_w;
+    row.top = y * w.stride_h - w.pad_top, row.left = (within - y * w.out_w) * w.stride_w - w.pad_left;
+  }
+  return row;
+}
+
+// Line `line` of A's k-tile from k0 on (copy_pieces's K-major layout: chunk c at c ^ (line % 8)), read from the
+// image: each piece of Chunk bytes (which divides a pixel's channels) lies at one tap, inside the image or zeros.
+template <int Chunk>
+__device__ __forceinline__ void copy_windows(std::uint8_t* tile, const Windows& w, const WindowRow& row,
+                                             std::int64_t k0, int line) {
+  constexpr int pieces = row_bytes / Chunk, values = Chunk / 4;
+  const std::uint32_t to = shared_address(tile) + line * row_bytes;
+  // The tap (r, s) and channel c of the piece's first value; a piece moves on by `values` <= channels.
+  int tap = int(k0) / w.channels, c = int(k0) - tap * w.channels, r = tap / w.window_w, s = tap - r * w.window_w;
+  const float* const image = static_cast<const float*>(w.image);
+  const std::int64_t rows_before = std::int64_t(row.image) * w.height;
+#pragma unroll 1
+  for (int p = 0; p < pieces; ++p) {
+    const int y = row.top + r * w.dilation_h, x = row.left + s * w.dilation_w;
+    const bool in = row.image >= 0 && k0 + p * values < w.depth && unsigned(y) < unsigned(w.height) &&
+                    unsigned(x) < unsigned(w.width);
+    const float* from = in ? image + ((rows_before + y) * w.width + x) * w.channels + c : image;
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;"
+                 ::"r"(to + ((((p * Chunk) >> 4) ^ (line & 7)) << 4) + ((p * Chunk) & 15)), "l"(from), "n"(Chunk),
+                 "r"(in ? Chunk : 0)
+                 : "memory");
+    c += values;
+    if (c >= w.channels) {
+      c -= w.channels;
+      if (++s == w.window_w) s = 0, ++r;
+    }
+  }
+}
+
+__device__ __forceinline__ void copy_windows(std::uint8_t* tile, const Windows& w, int chunk, const WindowRow& row,
+                                             std::int64_t k0, int line) {
+  if (chunk == 16) copy_windows<16>(tile, w, row, k0, line);
+  else if (chunk == 8) copy_windows<8>(tile, w, row, k0, line);
+  else copy_windows<4>(tile, w, row, k0, line);
+}
+
 // The consumer warpgroup's 64 rows x BN columns of C (its accumulators d, times alpha) through the copy engine
 // (CStore::engine, engine_add), 32 columns at a time through `buffers` (two slabs). A slab's boxes: column-major
 // C, two of 32 rows x 32 columns (line = column, 4 KiB apart); transposed C, one of 32 columns x 64 rows (line =
@@ -367,9 +441,10 @@ __device__ __forceinline__ void arrive(std::uint32_t* counter, std::uint32_t cou
 // AKMajor / BKMajor: whether op(A) / op(B) has k contiguous in memory (A transposed, B not transposed); Passes:
 // 1, or 3 for 3xTF32; ARegisters: A's fragments multiplied from registers (fp32 inputs).
 // Threads: whether by_threads may name operands (a kernel without it is the copy engine's alone, compiled as if
-// copies by threads did not exist).
+// copies by threads did not exist). Windows: A is by_threads.windows (fp32, K-major; by threads into registers, or
+// im2col boxes).
 template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor, int Passes = 1, bool ARegisters = false,
-          bool Threads = false>
+          bool Threads = false, bool Windows = false>
 __global__ void __launch_bounds__(threads, 1)
     gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
          const __grid_constant__ CUtensorMap map_c, const Output out, const ThreadCopies by_threads) {
@@ -377,6 +452,7 @@ __global__ void __launch_bounds__(threads, 1)
   // The passes over a k-tile that take a stage each (with A in registers, one stage serves all three), and the
   // parts of B a stage holds.
   constexpr int stage_passes = ARegisters ? 1 : Passes, b_parts = ARegisters && Passes == 3 ? 2 : 1;
+  static_assert(!Windows || (Threads && AKMajor), "windows are A's, K-major, the threads' kind of kernel");
   using L = Layout<Type, BN, Stages, b_parts>;
   extern __shared__ std::uint8_t raw[];
   std::uint8_t* const smem = raw + ((1024 - (shared_address(raw) & 1023)) & 1023);
@@ -423,6 +499,8 @@ __global__ void __launch_bounds__(threads, 1)
     for (int id = blockIdx.x; id < out.items; id += gridDim.x) {
       const Item item = item_of(id, out);
       const int m0 = item.tm * block_m, n0 = item.tn * BN;
+      // Windows: this thread's line of each k-tile.
+      const WindowRow row = Windows ? window_row(by_threads.windows, std::int64_t(m0) + threadIdx.x) : WindowRow{};
       for (int kt = 0; kt < item.k_tiles; ++kt, ++step) {
         const int s = step % Stages;
         barrier_wait(&empty[s], ((step / Stages) & 1) ^ 1);
@@ -435,7 +513,12 @@ __global__ void __launch_bounds__(threads, 1)
         if (threadIdx.x == 0) {
           barrier_expect_bytes(&full[s], tma_bytes);
           if (!a_threads) {
-            if constexpr (AKMajor) {
+            if constexpr (Windows) {   // the k-tile's tap and channels, the tile's first pixel: one im2col box
+              const auto& w = by_threads.windows;
+              const int tap = ka / w.channels, c0 = ka - tap * w.channels, r = tap / w.window_w;
+              copy_window_box(a, map_a, &full[s], c0, row.left, row.top, row.image,
+                              std::uint16_t((tap - r * w.window_w) * w.dilation_w), std::uint16_t(r * w.dilation_h));
+            } else if constexpr (AKMajor) {
               copy_box(a, map_a, &full[s], ka, m0, item.problem);
             } else {
               for (int i = 0; i < block_m / L::mn_box_values; ++i)
@@ -455,7 +538,8 @@ __global__ void __launch_bounds__(threads, 1)
         }
         if (threads_copy) {   // (never 3xTF32's rewritten parts: ka == kb == k0)
           constexpr int bytes = Element<Type>::bytes;
-          if (a_threads) copy_by_threads<bytes, AKMajor>(a, by_threads.a, block_m, m0, ka, item.problem, threadIdx.x);
+          if constexpr (Windows) copy_windows(a, by_threads.windows, by_threads.a.chunk, row, ka, threadIdx.x);
+          else if (a_threads) copy_by_threads<bytes, AKMajor>(a, by_threads.a, block_m, m0, ka, item.problem, threadIdx.x);
           if (b_threads) copy_by_threads<bytes, BKMajor>(b, by_threads.b, BN, n0, kb, item.problem, threadIdx.x);
           asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(shared_address(&full[s])) : "memory");
         }
@@ -498,8 +582,9 @@ __global__ void __launch_bounds__(threads, 1)
       for (int kt = 0; kt < item.k_tiles; ++kt, ++step) {
         const int s = step % Stages;
         barrier_wait(&full[s], (step / Stages) & 1);
-        // Copies by threads are writes of the generic proxy: ordered before the tensor cores' reads.
-        if (threads_copy) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        // Copies by threads are writes of the generic proxy: ordered before the tensor cores' reads (an A in
+        // registers is read by the threads' own loads, which the barrier orders).
+        if (b_threads || (a_threads && !ARegisters)) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         if constexpr (ARegisters) {   // load, round or split, multiply, free the stage
           const std::uint8_t* const tile = smem + s * L::stage_bytes;
           const std::uint32_t b = stage0 + s * L::stage_bytes + L::a_bytes;

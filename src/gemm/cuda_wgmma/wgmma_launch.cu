@@ -23,18 +23,19 @@ namespace {
 constexpr const char* who = "portkern::gemm (cuda_wgmma)";
 void check(cudaError_t e, const char* what) { ::portkern::detail::cuda_check(e, who, what); }
 
-// cuTensorMapEncodeTiled, found through the runtime so that nothing links the driver library itself (the
-// library must load on machines without a GPU driver).
+// A driver function (cuTensorMapEncodeTiled, cuTensorMapEncodeIm2col), found through the runtime so that nothing
+// links the driver library itself (the library must load on machines without a GPU driver).
+void* driver_function(const char* name) {
+  void* f = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  check(cudaGetDriverEntryPointByVersion(name, &f, 12000, cudaEnableDefault, &found),
+        ("cudaGetDriverEntryPointByVersion(" + std::string(name) + ")").c_str());
+  if (found != cudaDriverEntryPointSuccess || !f) fail(who, "the CUDA driver has no " + std::string(name));
+  return f;
+}
 using Encode = decltype(&cuTensorMapEncodeTiled);
 Encode encoder() {
-  static const Encode encode = [] {
-    void* f = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &found),
-          "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)");
-    if (found != cudaDriverEntryPointSuccess || !f) fail(who, "the CUDA driver has no cuTensorMapEncodeTiled");
-    return reinterpret_cast<Encode>(f);
-  }();
+  static const auto encode = reinterpret_cast<Encode>(driver_function("cuTensorMapEncodeTiled"));
   return encode;
 }
 
@@ -89,13 +90,40 @@ CUtensorMap tensor_map(const void* base, std::int64_t inner, std::int64_t outer,
   return map;
 }
 
-template <class Type, int BN, bool AKMajor, bool BKMajor, int Passes, bool ARegisters, bool Threads>
+// The copy engine's im2col view of an NHWC fp32 image (A as windows, windows_by_engine): boxes of 128 pixels x 32
+// channels (one 128-byte swizzled line per pixel), the pixels walking the output positions by the strides across
+// rows and images (launch.hpp's image_corners), the tap an offset given with each copy.
+using EncodeIm2col = decltype(&cuTensorMapEncodeIm2col);
+CUtensorMap windows_map(const Windows& w, CUtensorMapDataType type) {
+  static const auto encode = reinterpret_cast<EncodeIm2col>(driver_function("cuTensorMapEncodeIm2col"));
+  const std::int64_t images = w.pixels / (std::int64_t(w.out_h) * w.out_w);
+  const cuuint64_t dims[4] = {cuuint64_t(w.channels), cuuint64_t(w.width), cuuint64_t(w.height), cuuint64_t(images)};
+  const cuuint64_t strides[3] = {cuuint64_t(w.channels) * 4, cuuint64_t(w.channels) * 4 * w.width,
+                                 cuuint64_t(w.channels) * 4 * w.width * w.height};
+  const ImageCorners corners = image_corners(w);
+  // Innermost first, as the dimensions: W, then H (the other order fails the asymmetric-padding tests on the H100).
+  const int lower[2] = {int(corners.lower_w), int(corners.lower_h)};
+  const int upper[2] = {int(corners.upper_w), int(corners.upper_h)};
+  const cuuint32_t element_strides[4] = {1, cuuint32_t(w.stride_w), cuuint32_t(w.stride_h), 1};
+  CUtensorMap map{};
+  const CUresult r = encode(&map, type, 4, const_cast<void*>(w.image), dims, strides, lower,
+                            upper, 32, kernel::block_m, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    fail(who, "cuTensorMapEncodeIm2col failed (" + std::to_string(int(r)) + ") for a " + std::to_string(w.height) +
+                  " x " + std::to_string(w.width) + " x " + std::to_string(w.channels) + " image");
+  return map;
+}
+
+template <class Type, int BN, bool AKMajor, bool BKMajor, int Passes, bool ARegisters, bool Threads,
+          bool Windows = false>
 void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, int multiprocessors,
                    std::uint32_t* counters, cudaStream_t stream) {
   constexpr int b_parts = ARegisters && Passes == 3 ? 2 : 1, stage_passes = ARegisters ? 1 : Passes;
   constexpr int Stages = kernel::stages_for(BN, b_parts);
   using L = kernel::Layout<Type, BN, Stages, b_parts>;
-  auto* const k = &kernel::gemm<Type, BN, Stages, AKMajor, BKMajor, Passes, ARegisters, Threads>;
+  auto* const k = &kernel::gemm<Type, BN, Stages, AKMajor, BKMajor, Passes, ARegisters, Threads, Windows>;
   static std::once_flag raised;
   std::call_once(raised, [&] {
     check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, L::smem_bytes),
@@ -116,9 +144,12 @@ void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, i
     fail(who, "3xTF32's rewritten parts are copied by the copy engine");
   kernel::ThreadCopies by_threads;
   if (plan.a_chunk) by_threads.a = {p.a, p.lda, p.stride_a, AKMajor ? p.k : p.m, AKMajor ? p.m : p.k, plan.a_chunk};
+  if (Windows != (p.windows != nullptr)) fail(who, "windows launched on a kernel without them, or the reverse");
+  if constexpr (Windows) by_threads.windows = *p.windows;
   if (plan.b_chunk) by_threads.b = {p.b, p.ldb, p.stride_b, BKMajor ? p.k : p.n, BKMajor ? p.n : p.k, plan.b_chunk};
   const CUtensorMap map_a =
-      plan.a_chunk ? CUtensorMap{}
+      Windows ? (plan.a_chunk ? CUtensorMap{} : windows_map(*p.windows, a_type))
+      : plan.a_chunk ? CUtensorMap{}
       : AKMajor ? tensor_map<Type>(p.a, a_extent, p.m, p.lda, p.batch, p.stride_a, L::bk, kernel::block_m, a_type)
                 : tensor_map<Type>(p.a, p.m, a_extent, p.lda, p.batch, p.stride_a, mn_box, L::bk, a_type);
   const CUtensorMap map_b =
@@ -192,6 +223,20 @@ template <int BN>
 void launch_fp32(const Problem& p, Plan plan, std::int64_t segment_k, int multiprocessors, std::uint32_t* counters,
                  cudaStream_t stream) {
   const bool a_k = p.trans_a, x3 = segment_k > 0;
+  if (p.windows) {   // A as windows: K-major, copied by threads into registers
+    if (!a_k || p.trans_b || (!plan.a_registers && (x3 || plan.a_chunk)))
+      fail(who, "windows are A's, in registers but for TF32 by the copy engine");
+    if constexpr (BN <= 128) {
+      if (x3)
+        return launch_kernel<Tf32, BN, true, true, 3, true, true, true>(p, plan, segment_k, multiprocessors, counters,
+                                                                        stream);
+    } else {
+      if (x3) fail(who, "3xTF32 runs on tiles of 64 or 128 columns");
+    }
+    if (!plan.a_registers)
+      return launch_kernel<Tf32, BN, true, true, 1, false, true, true>(p, plan, 0, multiprocessors, counters, stream);
+    return launch_kernel<Tf32, BN, true, true, 1, true, true, true>(p, plan, 0, multiprocessors, counters, stream);
+  }
   if (p.trans_b || (!a_k && !plan.a_registers))
     fail(who, "TF32 operands must have k contiguous (wgmma_gemm.cpp rewrites them)");
   if (x3 && BN > 128) fail(who, "3xTF32 runs on tiles of 64 or 128 columns");
