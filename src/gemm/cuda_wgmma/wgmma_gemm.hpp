@@ -3,7 +3,8 @@
 // and 32F compute), or fp32 multiplied as TF32 (CUBLAS_COMPUTE_32F_FAST_TF32) or as 3xTF32, at IEEE SGEMM's
 // accuracy (the cuda_native family's wgmma configurations on sm_90). Column-major BLAS semantics, strided
 // batches; beta == 0 never reads C. Plain C++ here (no CUDA types): the choice of kernel is wgmma_gemm.cpp, the
-// kernels are launch.hpp's.
+// kernels are launch.hpp's. A may also be the windows of an NHWC image, a 2-D convolution as one implicit GEMM
+// (Windows, convolution(): the conv2d algorithm implicit_wgmma).
 //
 // What it computes with (wgmma_kernel.cuh): a persistent grid, one thread block per multiprocessor, walking
 // 128 x BN tiles of C (BN 256, 128 or 64) with three warpgroups. The producer's one thread issues the tensor

@@ -52,15 +52,16 @@
 // the consumers fence the generic proxy's writes before the tensor cores read them. No rewriting pass, no
 // second launch.
 //
-// Windows (implicit GEMM, fp32 A in registers): A is the patch matrix of a convolution, never stored: row m an
-// output pixel, k = (r * window_w + s) * channels + c. Where a k-tile lies at one tap (channels a multiple of 32)
-// the copy engine copies it in im2col mode: one box of the tile's 128 pixels x 32 channels at tap (r, s), the
-// pixels walking the output positions across rows and images, zeros in the padding. Else the producer's threads copy each k-tile's lines straight
-// from the NHWC image, zeros where a window meets the padding: thread t copies line t, the pixel whose image and
-// window corner it works out once per item, its pieces walking the taps from k-tile to k-tile (one division per
-// k-tile). The copy engine is the fast path: on the H100 copies by threads took about 2.7 us per k-tile whatever
-// the tile's width (lines shared out as copy_pieces does, or a line per thread: the same), the im2col boxes 4x less
-// (VGG-16 conv1_2 at TF32: 23 -> 97 TFLOP/s).
+// Windows (implicit GEMM, fp32): A is the patch matrix of a convolution, never stored: row m an output pixel,
+// k = (r * window_w + s) * channels + c. Where a k-tile lies at one tap (channels a multiple of 32) the copy engine
+// copies it in im2col mode: one box of the tile's 128 pixels x 32 channels at tap (r, s), the pixels walking the
+// output positions across rows and images, zeros in the padding; TF32 reads it in place (rounded on the way),
+// 3xTF32 from registers. Else the producer's threads copy each k-tile's lines (multiplied from registers) from
+// the NHWC image, zeros where a window meets the padding: thread t copies line t, the pixel whose image and window
+// corner it works out once per item, its pieces walking the taps from k-tile to k-tile (one division per k-tile).
+// The copy engine is the fast path: on the H100 copies by threads took about 2.7 us per k-tile whatever the tile's
+// width (lines shared out as copy_pieces does, or a line per thread: the same), the im2col boxes 4x less (VGG-16
+// conv1_2 at TF32: 23 -> 97 TFLOP/s through registers, 111 in place).
 #pragma once
 
 #include <cuda.h>
