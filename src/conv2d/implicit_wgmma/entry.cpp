@@ -1,7 +1,8 @@
 // The `implicit_wgmma` algorithm: the convolution as one implicit GEMM on Hopper's warpgroup tensor-core
 // instructions, the cuda_wgmma family's pipeline (src/gemm/cuda_wgmma/) with A the windows of the NHWC input,
-// copied by the producer's threads straight into the stages (no patch matrix, no im2col pass), multiplied at
-// the call's precision (tf32: TF32; accurate: 3xTF32), then the epilogue as a pass. Where that pipeline does
+// copied straight into the stages by the copy engine's im2col mode (channels a multiple of 32) or else by the
+// producer's threads (no patch matrix, no im2col pass), multiplied at the call's precision (tf32: TF32;
+// accurate: 3xTF32), then the epilogue as a pass. Where that pipeline does
 // not run (the ieee precision, a GPU other than compute capability 9.0) the call runs as im2col's, the same
 // product through a patch matrix. CUDA only. Its registry entry (registry.hpp).
 //

@@ -245,20 +245,15 @@ Route fp32_route(const Device& device, Input input, const Problem& p) {
   return r;
 }
 
-// The unit of the producer threads' copies of windows: 16 bytes where whole pixels' channels and the image are
-// aligned to it, else 8 or 4; 0 where the image is not aligned to 4 bytes.
-int windows_chunk(const Windows& w) {
-  const auto image = reinterpret_cast<std::uintptr_t>(w.image);
-  for (int bytes : {16, 8, 4})
-    if (image % bytes == 0 && w.channels * 4 % bytes == 0) return bytes;
-  return 0;
-}
+// The unit of the producer threads' copies of windows: the image as a matrix of pixels, `channels` fp32 values
+// apart (aligned_bytes: 16, 8 or 4, or 0 where the image is not aligned to 4 bytes).
+int windows_chunk(const Windows& w) { return aligned_bytes(Input::tf32, w.image, w.channels, 0, 1); }
 
 // Whether the copy engine's im2col mode copies A's k-tiles (launch.hpp): whole k-tiles at one tap (channels a
 // multiple of 32), a 16-byte aligned image, and the mode's limits on a 4-D tensor (bounding box corners within
 // [-128, 127], tap offsets within [0, 255], strides of at most 8).
 bool windows_by_engine(const Windows& w) {
-  if (w.channels % 32 != 0 || reinterpret_cast<std::uintptr_t>(w.image) % 16 != 0) return false;
+  if (w.channels % 32 != 0 || windows_chunk(w) != 16) return false;
   if (w.stride_h > 8 || w.stride_w > 8) return false;
   const std::int64_t window_h = w.depth / (std::int64_t(w.window_w) * w.channels);
   const ImageCorners corners = image_corners(w);

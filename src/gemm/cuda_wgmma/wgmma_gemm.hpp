@@ -68,8 +68,8 @@ struct Problem {
   std::int64_t ldc = 0, stride_c = 0;
   std::int64_t batch = 1;
   bool c_transposed = false;   // C(i, j) stored at c[j + i * ldc]: the transposed product of a call (wgmma_gemm.cpp)
-  // A as windows of an image (fp32 inputs; trans_a, batch 1, a = windows->image), copied by the producer's threads;
-  // nullptr: A is a matrix.
+  // A as windows of an image (fp32 inputs; trans_a, batch 1, a = windows->image), copied by the copy engine in
+  // im2col mode or by the producer's threads; nullptr: A is a matrix.
   const Windows* windows = nullptr;
 };
 

@@ -223,7 +223,7 @@ template <int BN>
 void launch_fp32(const Problem& p, Plan plan, std::int64_t segment_k, int multiprocessors, std::uint32_t* counters,
                  cudaStream_t stream) {
   const bool a_k = p.trans_a, x3 = segment_k > 0;
-  if (p.windows) {   // A as windows: K-major, copied by threads into registers
+  if (p.windows) {   // A as windows: K-major; in registers, but TF32 boxes of the copy engine read in place
     if (!a_k || p.trans_b || (!plan.a_registers && (x3 || plan.a_chunk)))
       fail(who, "windows are A's, in registers but for TF32 by the copy engine");
     if constexpr (BN <= 128) {
