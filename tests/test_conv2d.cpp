@@ -52,7 +52,7 @@ TEST(Conv2dCpuApi, PackedFilterIsCheckedAgainstTheDescriptor) {
   EXPECT_PORTKERN_ERROR(conv2d(q, conv_desc(1, 6, 6, 2, 3, 1, 1, 1, 1, {0, 0, 0, 0}), in.data(), packed, out.data()),
                         "argument filter.window_h() = 3 must be desc.window_h = 1");
   EXPECT_PORTKERN_ERROR(conv2d(q, d, in.data(), packed, out.data(), {"winograd", ""}),
-                        "a packed filter runs gemm_1x1 or im2col, not 'winograd/f");
+                        "a packed filter runs gemm_1x1, im2col or implicit_wgmma, not 'winograd/f");
   EXPECT_PORTKERN_ERROR(conv2d(q, d, nullptr, packed, out.data()), "argument input = nullptr");
   Conv2dDesc grouped = conv_desc(1, 6, 6, 2, 2, 3, 3, 1, 1, {1, 1, 1, 1});
   grouped.groups = 2;

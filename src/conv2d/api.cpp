@@ -7,6 +7,9 @@
 #include "conv2d/rule.hpp"
 #include "portkern/dnn.hpp"
 #include "portkern/error.hpp"
+#if PORTKERN_HAVE_CUDA
+#include "gemm/cuda_wgmma/wgmma_gemm.hpp"
+#endif
 
 namespace portkern {
 
@@ -87,10 +90,25 @@ void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const floa
   run_applicable(queue, d, choice, make_args(d, input, filter, output, choice.precision));
 }
 
+namespace {
+
+// Whether the device multiplies fp32 on the wgmma pipeline, whose rows of the filter a packed filter holds.
+bool has_tensor_core_rows(const Device& device) {
+#if PORTKERN_HAVE_CUDA
+  return device.is_cuda() && device.properties().arch == "sm_90";
+#else
+  return (void)device, false;
+#endif
+}
+
+}  // namespace
+
 bool conv2d_packs_filter(const Queue& queue, const Conv2dChoice& choice) {
   const std::string_view algorithm =
       !choice.algorithm.empty() ? std::string_view(choice.algorithm)
                                 : std::string_view(choice.config).substr(0, choice.config.find('/'));
+  if (algorithm == "implicit_wgmma")
+    return has_tensor_core_rows(queue.device()) && choice.precision != Precision::ieee;
   return queue.device().is_cpu() && (queue.gemm_family().empty() || queue.gemm_family() == "cpu_packed") &&
          (algorithm == "gemm_1x1" || algorithm == "im2col");
 }
@@ -106,6 +124,14 @@ Conv2dPackedFilter conv2d_pack_filter(Queue& queue, const Conv2dDesc& desc, cons
   const std::int64_t width = checked_product({d.window_h, d.window_w, d.in_c}, "portkern::conv2d_pack_filter",
                                              "window_h * window_w * in_c");
   packed.matrix_ = gemm_pack_a(queue, Op::none, d.out_c, width, filter, d.out_c);
+#if PORTKERN_HAVE_CUDA
+  if (has_tensor_core_rows(queue.device()) && width < (std::int64_t(1) << 31) && d.out_c < (std::int64_t(1) << 31)) {
+    namespace wgmma = gemm_impl::cuda_wgmma;   // op(B) = the filter, width x out_c, out_c contiguous
+    packed.rows_ = Buffer<float>(queue.device(), checked_product({d.out_c, wgmma::b_rows_ld(width)},
+                                                                 "portkern::conv2d_pack_filter", "tensor-core rows"));
+    wgmma::prepare_b(queue, filter, true, width, d.out_c, d.out_c, packed.rows_.data());
+  }
+#endif
   return packed;
 }
 
@@ -124,12 +150,13 @@ void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const Conv
     choice.algorithm = conv2d_not_applicable(queue.device(), d, "gemm_1x1", "gemm_1x1/default").empty() ? "gemm_1x1"
                                                                                                           : "im2col";
   choice = resolve(queue.device(), d, choice);
-  if (choice.algorithm != "gemm_1x1" && choice.algorithm != "im2col")
-    fail(conv2d_fn, "a packed filter runs gemm_1x1 or im2col, not '" +
+  if (choice.algorithm != "gemm_1x1" && choice.algorithm != "im2col" && choice.algorithm != "implicit_wgmma")
+    fail(conv2d_fn, "a packed filter runs gemm_1x1, im2col or implicit_wgmma, not '" +
                         (choice.config.empty() ? choice.algorithm : choice.config) + "'");
   check_pointers(queue, d, input, filter.matrix().data(), output);
   ConvArgs args = make_args(d, input, nullptr, output, choice.precision);
   args.packed_filter = &filter.matrix();
+  args.filter_rows = filter.tensor_core_rows();
   run_applicable(queue, d, choice, args);
 }
 

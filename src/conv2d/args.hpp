@@ -30,6 +30,8 @@ struct ConvArgs {
   Precision precision = Precision::accurate;   // of the GEMMs an algorithm calls (portkern/precision.hpp)
   // The filter packed once (conv2d_pack_filter), or nullptr: gemm_1x1 and im2col multiply by it instead.
   const GemmPackedA<float>* packed_filter = nullptr;
+  // The same filter as implicit_wgmma's tensor-core rows (Conv2dPackedFilter::tensor_core_rows), or nullptr.
+  const float* filter_rows = nullptr;
 };
 
 // The epilogue: an accumulated value of output channel k, plus its bias, then ReLU.

@@ -1,6 +1,7 @@
 // The convolution and pooling on a GPU: every algorithm and every instantiated configuration against the
 // float64 reference (the CPU tests' test bed), pre-transformed Winograd weights, pooling, wrong-device memory.
 #include <cstdlib>
+#include <string_view>
 
 #include "conv2d_cases.hpp"
 
@@ -72,16 +73,28 @@ TEST(Conv2dCudaApi, ImplicitWgmmaMatchesFloat64) {
       {conv_desc(2, 29, 31, 68, 64, 3, 3, 2, 2, {0, 1, 1, 0}), true, "3x3 stride 2, asymmetric pad"},
       {conv_desc(1, 17, 16, 32, 256, 1, 1, 1, 1, {0, 0, 0, 0}), false, "1x1, 256 outputs"},
   };
-  for (const char* copy : {"", "threads"}) {   // where the copy engine could copy A, by threads too
-    SCOPED_TRACE(std::string("PORTKERN_WGMMA_COPY=") + copy);
-    setenv("PORTKERN_WGMMA_COPY", copy, 1);
+  // Where the copy engine could copy A, by threads too; the filter packed once (its tensor-core rows written by
+  // conv2d_pack_filter, the original poisoned).
+  for (const std::string_view mode : {"", "threads", "packed"}) {
+    SCOPED_TRACE(std::string("mode ") + std::string(mode));
+    if (mode == "threads") setenv("PORTKERN_WGMMA_COPY", "threads", 1);
+    const bool packed = mode == "packed";
     for (Precision p : precisions) {
       const Conv2dChoice choice{"implicit_wgmma", "implicit_wgmma/default", p};
-      check_all_cases(Device::cuda(0), choice);
-      for (const ConvCase& layer : layers) EXPECT_TRUE(check_conv2d(Device::cuda(0), make_conv_data(layer), choice));
+      check_all_cases(Device::cuda(0), choice, packed);
+      for (const ConvCase& layer : layers)
+        EXPECT_TRUE(check_conv2d(Device::cuda(0), make_conv_data(layer), choice, packed));
     }
+    unsetenv("PORTKERN_WGMMA_COPY");
   }
-  unsetenv("PORTKERN_WGMMA_COPY");
+  // On the H100 a packed filter holds the rows (and the networks and benchmarks pack it), elsewhere it does not.
+  Queue q(Device::cuda(0));
+  const Conv2dDesc d = conv_desc(1, 9, 9, 32, 40, 3, 3, 1, 1, {1, 1, 1, 1});
+  Buffer<float> filter(q.device(), 3 * 3 * 32 * 40);
+  q.fill(filter.data(), 0.5f, filter.size());
+  EXPECT_EQ(conv2d_pack_filter(q, d, filter.data()).tensor_core_rows() != nullptr, hopper());
+  EXPECT_EQ(conv2d_packs_filter(q, {"implicit_wgmma", "", Precision::tf32}), hopper());
+  EXPECT_FALSE(conv2d_packs_filter(q, {"implicit_wgmma", "", Precision::ieee}));
 }
 
 TEST(Pool2dCuda, MaxAndAverageMatchReference) {

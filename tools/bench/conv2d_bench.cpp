@@ -181,7 +181,7 @@ void print_conv2d(const nlohmann::json& result) {
   std::cout << "precision " << precision << "; geomean ratio (library's pick / vendor at "
             << (precision == "tf32" ? "TF32 (fp32 where it has none)" : "fp32") << "): " << fixed(geomean_ratio(rows), 3)
             << " over " << rows.size()
-            << " layers (winograd timed with weights transformed once, gemm_1x1 and im2col on the CPU with them packed once, as the vendor's weights are reordered once)\n";
+            << " layers (winograd timed with weights transformed once, gemm_1x1 and im2col on the CPU and implicit_wgmma on the H100 with them packed once, as the vendor's weights are reordered once)\n";
   if (has_tf32(rows)) std::cout << "geomean ratio to the vendor with TF32 allowed: " << fixed(tf32_geomean_ratio(rows), 3) << '\n';
   print_vendors(result, std::cout);
 }

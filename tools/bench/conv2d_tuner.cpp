@@ -49,8 +49,10 @@ std::vector<Conv2dDesc> tuning_shapes(const ConvTuneOptions& options) {
 
 }  // namespace
 
-std::string default_conv2d_tuning_csv(const Device& device) {
-  return data_dir() + "/tuning/" + gemm_device_class(device) + "/conv2d.csv";
+std::string default_conv2d_tuning_csv(const Device& device, Precision precision) {
+  std::string path = data_dir() + "/tuning/" + gemm_device_class(device) + "/conv2d";
+  if (precision != Precision::accurate) path.append("-").append(name(precision));
+  return path + ".csv";
 }
 
 void tune_conv2d(const Device& device, const ConvTuneOptions& options) {
@@ -60,7 +62,7 @@ void tune_conv2d(const Device& device, const ConvTuneOptions& options) {
   const std::string device_class = gemm_device_class(device);
   const double time_ms = options.time_ms > 0 ? options.time_ms : device.is_cpu() ? 20 : 2;
   const int pause_ms = options.pause_ms >= 0 ? options.pause_ms : device.is_cpu() ? 5 : 0;
-  TuningCsv csv(options.out.empty() ? default_conv2d_tuning_csv(device) : options.out, header);
+  TuningCsv csv(options.out.empty() ? default_conv2d_tuning_csv(device, options.precision) : options.out, header);
   auto key = [](const Conv2dChoice& c, const Conv2dDesc& d) { return c.algorithm + ',' + c.config + ',' + shape_key(d); };
 
   std::size_t todo = 0;

@@ -30,7 +30,8 @@ struct ConvTuneOptions {
 
 void tune_conv2d(const Device& device, const ConvTuneOptions& options);
 
-// The default dataset path: data/tuning/<device-class>/conv2d.csv
-std::string default_conv2d_tuning_csv(const Device& device);
+// The default dataset path of a precision: data/tuning/<device-class>/conv2d.csv (accurate) or
+// conv2d-<precision>.csv (the datasets analyze.py --precision reads).
+std::string default_conv2d_tuning_csv(const Device& device, Precision precision);
 
 }  // namespace portkern::bench

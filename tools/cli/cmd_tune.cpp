@@ -22,17 +22,21 @@ constexpr const char* gemm_network_lists[] = {"gemm_nets", "gemm_more_nets", "ge
 
 // The analysis pipeline (tools/tuning, in the project's virtual environment) over the dataset: tables,
 // plots and the generated deploy/<device-class>/<op>.hpp.
-void deploy(const Device& device, const std::string& op, const std::string& csv, const std::string& family) {
+void deploy(const Device& device, const std::string& op, const std::string& csv, const std::string& family,
+            Precision precision = Precision::accurate) {
   const std::string root = PORTKERN_SOURCE_DIR, device_class = gemm_device_class(device);
   std::string python = root + "/.venv/bin/python";
   if (!std::filesystem::exists(python)) python = "python3";
+  // A precision other than accurate: its own deployment (docs/precision.md), <op>_<precision>.hpp.
+  std::string suffix;
+  if (precision != Precision::accurate) suffix.append("_").append(name(precision));
   const std::string out = std::filesystem::path(csv).parent_path().string() + "/analysis-" +
-                          (op == "gemm" ? family : op);
-  const std::string header = root + "/deploy/" + device_class + "/" + op + ".hpp";
+                          (op == "gemm" ? family : op) + suffix;
+  const std::string header = root + "/deploy/" + device_class + "/" + op + suffix + ".hpp";
   std::string command = python + " " + root + "/tools/tuning/analyze.py '" + csv + "' --out '" + out +
                               "' --op " + op + " --device " + device_class +
                               (family == "all" ? "" : " --family " + family) + " --deploy-header '" + header +
-                              "' --device-class " + device_class;
+                              "' --device-class " + device_class + " --precision " + std::string(name(precision));
   if (op == "gemm") {
     command += " --networks";
     for (const char* list : gemm_network_lists) command += " '" + root + "/data/shapes/" + list + ".csv'";
@@ -84,7 +88,8 @@ void add_tune_conv2d(CLI::App& tune) {
   conv->add_option("--batches", options.batches, "Images per call; every layer is tuned at each")
       ->capture_default_str()
       ->check(positive_integer);
-  add_output_option(*conv, "--out", options.out, "Dataset CSV (default data/tuning/<device-class>/conv2d.csv)");
+  add_output_option(*conv, "--out", options.out,
+                    "Dataset CSV (default data/tuning/<device-class>/conv2d.csv, conv2d-<precision>.csv at ieee or tf32)");
   conv->add_option("--time-ms", options.time_ms, "Length of one sample (default 20 on the CPU, 2 on a GPU)")
       ->check(positive_finite);
   conv->add_option("--pause-ms", options.pause_ms, "Pause between configurations")->check(CLI::Range(0, 60000));
@@ -94,14 +99,15 @@ void add_tune_conv2d(CLI::App& tune) {
   static std::string conv_precision = "accurate";
   add_precision_option(*conv, conv_precision)->description(
       "Measure every configuration at this precision (accurate, ieee or tf32): a dataset per precision");
-  conv->add_flag("--deploy", run_deploy, "Then analyse the dataset and write deploy/<device-class>/conv2d.hpp");
+  conv->add_flag("--deploy", run_deploy,
+                 "Then analyse the dataset and write deploy/<device-class>/conv2d.hpp (conv2d_<precision>.hpp)");
   conv->add_flag("--analyse-only", analyse_only, "Skip the measurements: analyse and deploy the dataset as it is");
   conv->callback([] {
     const Device d = Device::parse(device);
     options.precision = *parse_precision(conv_precision);
-    const std::string csv = options.out.empty() ? bench::default_conv2d_tuning_csv(d) : options.out;
+    const std::string csv = options.out.empty() ? bench::default_conv2d_tuning_csv(d, options.precision) : options.out;
     if (!analyse_only) bench::tune_conv2d(d, options);
-    if (run_deploy || analyse_only) deploy(d, "conv2d", csv, "all");
+    if (run_deploy || analyse_only) deploy(d, "conv2d", csv, "all", options.precision);
   });
 }
 }  // namespace

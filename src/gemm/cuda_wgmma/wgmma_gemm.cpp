@@ -237,7 +237,7 @@ int chunk_if_cheaper(const Device& device, Input input, const Plan& plan, const 
 Route fp32_route(const Device& device, Input input, const Problem& p) {
   const bool x3 = input == Input::tf32x3, a_copyable = copyable(input, p.a, p.lda, p.stride_a, p.batch);
   Route r{Kernel::wgmma, plan_for(input, p, device.properties().compute_units), false,
-          x3 || p.trans_b || !copyable(input, p.b, p.ldb, p.stride_b, p.batch)};
+          !p.b_rows && (x3 || p.trans_b || !copyable(input, p.b, p.ldb, p.stride_b, p.batch))};
   const int a_chunk = a_copyable ? 0 : chunk_if_cheaper(device, input, r.plan, p, p.a, p.lda, p.stride_a, p.m);
   r.plan.a_registers = (a_copyable || a_chunk) && (x3 || !p.trans_a || !a_copyable) && a_registers_allowed();
   r.plan.a_chunk = r.plan.a_registers ? a_chunk : 0;
@@ -267,7 +267,7 @@ bool windows_by_engine(const Windows& w) {
 // the way and the tensor cores read in place. B (the filter, out_c contiguous) rewritten as K-major TF32 rows.
 // Never transposed: C's rows are the pixels.
 Route windows_route(const Device& device, Input input, const Problem& p) {
-  Route r{Kernel::wgmma, plan_for(input, p, device.properties().compute_units), false, true};
+  Route r{Kernel::wgmma, plan_for(input, p, device.properties().compute_units), false, !p.b_rows};
   r.plan.a_chunk = windows_by_engine(*p.windows) && forced_copy() != "threads" ? 0 : windows_chunk(*p.windows);
   r.plan.a_registers = input == Input::tf32x3 || r.plan.a_chunk || windows_in_registers();
   r.plan.c_store = c_store_of(p);
@@ -335,7 +335,7 @@ Route route_for(const Device& device, Input input, const Problem& p) {
   // 16-bit inputs rewrite nothing: their transposed product pays where the product's rows fill less than half a
   // tile (H100, BF16 nets: 16 x 512 x 512 in 36 problems 1.22x, 16 x 4096 x 4096 1.24x). The model would also
   // send tall products of 128 columns there, which ran at half the speed (12544 x 128 x 64 in 36 problems: 0.49x).
-  if (f == "0" || (f.empty() && !fp32_inputs(input) && p.m >= 64)) return as_is;
+  if (f == "0" || p.b_rows || (f.empty() && !fp32_inputs(input) && p.m >= 64)) return as_is;
   const Problem t = transposed(p);
   Route swapped = route(device, input, t);
   swapped.swap = true;
@@ -395,12 +395,22 @@ bool windows_fit(const Windows& w, std::int64_t out_c) {
          std::int64_t(w.width) * w.stride_w < limit;
 }
 
-Problem convolution(const Windows& windows, const float* filter, std::int64_t out_c, float* output) {
+std::int64_t b_rows_ld(std::int64_t k) { return 2 * segment_of(Input::tf32x3, k); }
+
+void prepare_b(Queue& queue, const float* b, bool trans_b, std::int64_t k, std::int64_t n, std::int64_t ldb,
+               float* rows) {
+  launch_tf32_operand(b, !trans_b, k, n, ldb, 0, 1, rows, b_rows_ld(k), segment_of(Input::tf32x3, k),
+                      static_cast<cudaStream_t>(queue.native_stream()));
+}
+
+Problem convolution(const Windows& windows, const float* filter, std::int64_t out_c, float* output,
+                    const float* filter_rows) {
   Problem p;
   p.trans_a = true, p.trans_b = true;   // op(B)(k, j) = filter[k * out_c + j]
   p.m = windows.pixels, p.n = out_c, p.k = windows.depth;
   p.a = windows.image, p.lda = windows.depth;
   p.b = filter, p.ldb = out_c;
+  if (filter_rows) p.b = filter_rows, p.ldb = b_rows_ld(p.k), p.trans_b = false, p.b_rows = true;
   p.c = output, p.ldc = out_c, p.c_transposed = true;
   p.windows = &windows;
   return p;

@@ -71,7 +71,19 @@ struct Problem {
   // A as windows of an image (fp32 inputs; trans_a, batch 1, a = windows->image), copied by the copy engine in
   // im2col mode or by the producer's threads; nullptr: A is a matrix.
   const Windows* windows = nullptr;
+  // fp32 inputs: B is prepare_b's rows (b, ldb = b_rows_ld(k), !trans_b, batch 1), read as they are at TF32 and
+  // 3xTF32 alike, never rewritten; the product is then never transposed.
+  bool b_rows = false;
 };
+
+// B of fp32 products prepared once, for a B multiplied by in many calls (a convolution's filter): op(B) as the
+// kernels read it, n K-major rows of b_rows_ld(k) values, each holding its values' TF32 parts (rounded to nearest)
+// at 0..k-1 and, from b_rows_ld(k) / 2 on, the TF32 parts of what those leave (3xTF32's small parts), zeros
+// between. `rows` holds n * b_rows_ld(k) floats on the queue's device; op(B) is k x n (B n x k where trans_b),
+// ldb B's leading dimension. Queued on the queue's stream, like the products that read the rows.
+std::int64_t b_rows_ld(std::int64_t k);
+void prepare_b(Queue& queue, const float* b, bool trans_b, std::int64_t k, std::int64_t n, std::int64_t ldb,
+               float* rows);
 
 // The problem of a GEMM call's arguments (fp32, bfloat16 or IEEE half A and B; the epilogue is not this family's).
 template <class In>
@@ -83,7 +95,9 @@ Problem problem_of(bool trans_a, bool trans_b, const GemmArgs<float, In>& g) {
 // The convolution of an NHWC image by a filter of window_h x window_w x channels x out_c (RSCK), fp32, as this
 // family's product: C (pixels x out_c, each pixel's out_c outputs contiguous) = windows x filter, at TF32 or
 // 3xTF32 (`input`); `windows` must outlive the call's queueing. Requires windows_fit.
-Problem convolution(const Windows& windows, const float* filter, std::int64_t out_c, float* output);
+// `filter_rows`: the filter as prepare_b's rows (op(B) = the filter, k x out_c), or nullptr: rewritten each call.
+Problem convolution(const Windows& windows, const float* filter, std::int64_t out_c, float* output,
+                    const float* filter_rows = nullptr);
 // Whether a convolution's coordinates fit the kernels' 32-bit ones and its image is aligned to 4 bytes.
 bool windows_fit(const Windows& w, std::int64_t out_c);
 
