@@ -2,8 +2,13 @@
 // float64 reference (the CPU tests' test bed), pre-transformed Winograd weights, pooling, wrong-device memory.
 #include <cstdlib>
 #include <string_view>
+#include <tuple>
 
 #include "conv2d_cases.hpp"
+
+#if PORTKERN_HAVE_CUDA
+#include "gemm/cuda_wgmma/wgmma_gemm.hpp"
+#endif
 
 namespace portkern::testing {
 namespace {
@@ -74,10 +79,12 @@ TEST(Conv2dCudaApi, ImplicitWgmmaMatchesFloat64) {
       {conv_desc(1, 17, 16, 32, 256, 1, 1, 1, 1, {0, 0, 0, 0}), false, "1x1, 256 outputs"},
   };
   // Where the copy engine could copy A, by threads too; the filter packed once (its tensor-core rows written by
-  // conv2d_pack_filter, the original poisoned).
-  for (const std::string_view mode : {"", "threads", "packed"}) {
+  // conv2d_pack_filter, the original poisoned); k never split (the epilogue applied as the output is written,
+  // wherever a case has one) and split in 3 (the epilogue as a pass after).
+  for (const std::string_view mode : {"", "threads", "packed", "unsplit", "split"}) {
     SCOPED_TRACE(std::string("mode ") + std::string(mode));
     if (mode == "threads") setenv("PORTKERN_WGMMA_COPY", "threads", 1);
+    if (mode == "unsplit" || mode == "split") setenv("PORTKERN_WGMMA_SPLITS", mode == "split" ? "3" : "1", 1);
     const bool packed = mode == "packed";
     for (Precision p : precisions) {
       const Conv2dChoice choice{"implicit_wgmma", "implicit_wgmma/default", p};
@@ -86,7 +93,28 @@ TEST(Conv2dCudaApi, ImplicitWgmmaMatchesFloat64) {
         EXPECT_TRUE(check_conv2d(Device::cuda(0), make_conv_data(layer), choice, packed));
     }
     unsetenv("PORTKERN_WGMMA_COPY");
+    unsetenv("PORTKERN_WGMMA_SPLITS");
   }
+#if PORTKERN_HAVE_CUDA
+  // The kernel applies the epilogue where k is not split (and not when told to leave it to a pass).
+  if (hopper()) {
+    namespace wgmma = gemm_impl::cuda_wgmma;
+    Buffer<float> image(Device::cuda(0), 28 * 28 * 256), out(Device::cuda(0), 28 * 28 * 256);
+    const wgmma::Windows w{image.data(), 28, 28, 256, 28, 28, 3, 1, 1, 1, 1, 1, 1, 28 * 28, 3 * 3 * 256};
+    wgmma::Problem p = wgmma::convolution(w, image.data(), 256, out.data());
+    p.epilogue = {image.data(), nullptr, true};
+    for (const auto& [name, value, fused] : {std::tuple{"PORTKERN_WGMMA_SPLITS", "1", true},
+                                             std::tuple{"PORTKERN_WGMMA_SPLITS", "2", false},
+                                             std::tuple{"PORTKERN_WGMMA_EPILOGUE", "pass", false}}) {
+      setenv("PORTKERN_WGMMA_SPLITS", "1", 1);
+      setenv(name, value, 1);
+      EXPECT_EQ(wgmma::fuses_epilogue(Device::cuda(0), wgmma::Input::tf32, p), fused) << name << "=" << value;
+      EXPECT_EQ(wgmma::kernel_for(Device::cuda(0), wgmma::Input::tf32, p).find("_epilogue") != std::string::npos, fused);
+      unsetenv("PORTKERN_WGMMA_SPLITS");
+      unsetenv("PORTKERN_WGMMA_EPILOGUE");
+    }
+  }
+#endif
   // On the H100 a packed filter holds the rows (and the networks and benchmarks pack it), elsewhere it does not.
   Queue q(Device::cuda(0));
   const Conv2dDesc d = conv_desc(1, 9, 9, 32, 40, 3, 3, 1, 1, {1, 1, 1, 1});

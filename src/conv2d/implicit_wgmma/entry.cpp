@@ -2,7 +2,8 @@
 // instructions, the cuda_wgmma family's pipeline (src/gemm/cuda_wgmma/) with A the windows of the NHWC input,
 // copied straight into the stages by the copy engine's im2col mode (channels a multiple of 32) or else by the
 // producer's threads (no patch matrix, no im2col pass), multiplied at the call's precision (tf32: TF32;
-// accurate: 3xTF32), then the epilogue as a pass. The filter is rewritten as the tensor cores read it on each
+// accurate: 3xTF32), the epilogue (bias, residual, ReLU) applied as the output is written where k is not split,
+// else as a pass after. The filter is rewritten as the tensor cores read it on each
 // call, or once where it comes packed (conv2d_pack_filter: Conv2dPackedFilter::tensor_core_rows). Where that pipeline does
 // not run (the ieee precision, a GPU other than compute capability 9.0) the call runs as im2col's, the same
 // product through a patch matrix. CUDA only. Its registry entry (registry.hpp).
@@ -41,10 +42,13 @@ void run(Queue& q, std::string_view, const ConvArgs& a) {
                            int(a.out_h),     int(a.out_w),      int(a.window_w),   int(a.stride_h),
                            int(a.stride_w),  int(a.pad_top),    int(a.pad_left),   1,
                            1,                a.batch * a.out_h * a.out_w,          a.window_h * a.window_w * a.in_c};
-    const wgmma::Problem p = wgmma::convolution(w, a.filter, a.out_c, a.output, a.filter_rows);
+    wgmma::Problem p = wgmma::convolution(w, a.filter, a.out_c, a.output, a.filter_rows);
+    p.epilogue = {a.bias, a.residual, a.relu};
     if (wgmma::applies(q.device(), input, p)) {
+      const bool fused = wgmma::fuses_epilogue(q.device(), input, p);
       wgmma::run(q, input, p);
-      return bias_relu(q, a, 0, w.pixels);
+      if (!fused) bias_relu(q, a, 0, w.pixels);
+      return;
     }
   }
 #endif

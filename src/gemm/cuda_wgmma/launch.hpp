@@ -33,7 +33,16 @@ struct Plan {
   // (4, 8 or 16; 0: by the copy engine; wgmma_kernel.cuh's ThreadCopy).
   int a_chunk = 0, b_chunk = 0;
   CStore c_store = CStore::threads;
+  bool fused_epilogue = false;   // the problem's epilogue applied as C is written (windows, k unsplit, beta 0)
 };
+
+// Whether a kernel can apply a convolution's epilogue as it writes C (Plan::fused_epilogue): the windows kernels
+// but the one of 256 columns with A in registers, whose consumers have no registers left for it (ptxas spilled).
+constexpr bool epilogue_fusable(int columns, bool a_registers, bool windows) {
+  return windows && !(columns == 256 && a_registers);
+}
+template <int BN, bool ARegisters, bool Windows>
+constexpr bool epilogue_fusable() { return epilogue_fusable(BN, ARegisters, Windows); }
 
 // The bounding box of the copy engine's im2col mode over an image (A as windows): the first and last input
 // positions of the windows' top-left taps, as offsets from the image's first and last rows and columns (the

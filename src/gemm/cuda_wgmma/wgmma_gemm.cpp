@@ -47,6 +47,12 @@ int forced_splits() {
   const char* f = std::getenv("PORTKERN_WGMMA_SPLITS");
   return f ? std::max(1, std::atoi(f)) : 0;
 }
+// PORTKERN_WGMMA_EPILOGUE=pass leaves a convolution's epilogue to the caller's pass after the product even where
+// the kernel could apply it as it writes C (measurement only).
+bool epilogue_fusion_allowed() {
+  const char* f = std::getenv("PORTKERN_WGMMA_EPILOGUE");
+  return !f || std::string_view(f) != "pass";
+}
 // PORTKERN_WGMMA_A=shared makes fp32 inputs read A through shared-memory descriptors, rewritten as K-major TF32
 // rows where needed, instead of from registers (measurement and tests only).
 bool a_registers_allowed() {
@@ -271,6 +277,8 @@ Route windows_route(const Device& device, Input input, const Problem& p) {
   r.plan.a_chunk = windows_by_engine(*p.windows) && forced_copy() != "threads" ? 0 : windows_chunk(*p.windows);
   r.plan.a_registers = input == Input::tf32x3 || r.plan.a_chunk || windows_in_registers();
   r.plan.c_store = c_store_of(p);
+  r.plan.fused_epilogue = r.plan.splits == 1 && p.beta == 0.f && epilogue_fusion_allowed() &&
+                          epilogue_fusable(r.plan.columns, r.plan.a_registers, true);
   return r;
 }
 
@@ -416,6 +424,10 @@ Problem convolution(const Windows& windows, const float* filter, std::int64_t ou
   return p;
 }
 
+bool fuses_epilogue(const Device& device, Input input, const Problem& p) {
+  return p.windows && route_for(device, input, p).plan.fused_epilogue;
+}
+
 bool applies(const Device& device, Input input, const Problem& p) {
   if (p.windows && (!fp32_inputs(input) || p.batch != 1 || !windows_fit(*p.windows, p.n))) return false;
   return !fp32_inputs(input) || (device.is_cuda() && hopper(device) && fits(input, p));
@@ -433,6 +445,7 @@ std::string kernel_for(const Device& device, Input input, const Problem& p) {
   if (r.plan.a_chunk && !p.windows) name += "_a_by_threads";
   if (r.plan.b_chunk) name += "_b_by_threads";
   if (p.windows) name += r.plan.a_chunk ? "_windows_by_threads" : "_windows";
+  if (r.plan.fused_epilogue && (p.epilogue.bias || p.epilogue.residual || p.epilogue.relu)) name += "_epilogue";
   if (r.swap) name += "_swapped";
   if (r.plan.c_store == CStore::threads) name += "_c_by_threads";
   if ((r.repack_a || r.repack_b) && input != Input::tf32x3) name += "_repacked";   // 3xTF32 always rewrites B

@@ -55,6 +55,14 @@ struct Windows {
   std::int64_t pixels = 0, depth = 0;   // m and k of the product
 };
 
+// A convolution's epilogue (windows): C(i, j) + residual(i, j) (the residual laid out as C) + bias[j], then ReLU
+// where relu; nothing where all are empty.
+struct Epilogue {
+  const float* bias = nullptr;
+  const float* residual = nullptr;
+  bool relu = false;
+};
+
 struct Problem {
   bool trans_a = false, trans_b = false;
   std::int64_t m = 0, n = 0, k = 0;
@@ -74,6 +82,8 @@ struct Problem {
   // fp32 inputs: B is prepare_b's rows (b, ldb = b_rows_ld(k), !trans_b, batch 1), read as they are at TF32 and
   // 3xTF32 alike, never rewritten; the product is then never transposed.
   bool b_rows = false;
+  // Windows: the epilogue, applied as C is written where fuses_epilogue says so (else the caller's to apply).
+  Epilogue epilogue;
 };
 
 // B of fp32 products prepared once, for a B multiplied by in many calls (a convolution's filter): op(B) as the
@@ -101,6 +111,11 @@ Problem convolution(const Windows& windows, const float* filter, std::int64_t ou
 // Whether a convolution's coordinates fit the kernels' 32-bit ones and its image is aligned to 4 bytes.
 bool windows_fit(const Windows& w, std::int64_t out_c);
 
+// Whether `run` applies p.epilogue as it writes C (windows, k not split, beta 0, and not the kernel of 256
+// columns with A in registers; not with PORTKERN_WGMMA_EPILOGUE=pass, for measurement): where not, the caller
+// applies it after. Requires `applies`.
+bool fuses_epilogue(const Device& device, Input input, const Problem& p);
+
 // Whether `run` takes p on `device`: always for 16-bit inputs; fp32 ones (TF32, 3xTF32) need compute capability
 // 9.0 (they have no fallback: the caller's other kernels serve other GPUs).
 bool applies(const Device& device, Input input, const Problem& p);
@@ -119,7 +134,8 @@ void run(Queue& queue, Input input, const Problem& p);
 // "wgmma_tf32x3_128x<BN>"), with "_split<S>" when k is split into S parts, "_a_in_registers" when A is
 // multiplied from registers, "_swapped" when the transposed product is multiplied (C^T = op(B)^T op(A)^T) and
 // "_a_by_threads" / "_b_by_threads" when the producer's threads copy an operand the copy engine cannot read,
-// "_windows" when A is windows of an image (copied in im2col mode; "_windows_by_threads" by the producer's threads), "_c_by_threads" when the consumers' threads write C element by element (C not aligned to 16 bytes, fewer than
+// "_windows" when A is windows of an image (copied in im2col mode; "_windows_by_threads" by the producer's threads;
+// "_epilogue" after it when the kernel applies a non-empty epilogue), "_c_by_threads" when the consumers' threads write C element by element (C not aligned to 16 bytes, fewer than
 // 4 rows, beta neither 0 nor 1 with k unsplit, or PORTKERN_WGMMA_C=threads), "_repacked" when an operand is copied first
 // (PORTKERN_WGMMA_COPY=repack; 3xTF32 always rewrites B: not named); "small_k" (k <= 16, or k <= 32 with n <= 32:
 // fp32 FMA, bound by writing C), "gemv" (m == 1, B not transposed), "gemv_swapped" (n == 1, A

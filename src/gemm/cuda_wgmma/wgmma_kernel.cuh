@@ -41,6 +41,11 @@
 // waits for a part already past its products, so no part waits for a block that has not started. With beta = 1
 // every part adds at once.
 //
+// The convolution's epilogue (Windows kernels, Output::epilogue): where k is not split and beta is 0, each value of C
+// gets its residual, its column's bias and ReLU as it is written, through the copy engine or by the threads; no
+// pass over the output after the product (launch.hpp's epilogue_fusable: not the 256-column kernel with A in
+// registers, whose consumers have no registers to spare).
+//
 // Launched early (programmatic dependent launch): a block initialises its barriers and prefetches its tensor maps
 // while the stream's previous kernel may still run, then waits for it (griddepcontrol.wait) before any access to
 // A, B or C, and at once allows the next kernel to launch the same way.
@@ -134,6 +139,7 @@ struct Output {
   bool c_transposed;   // C(row, col) at c[col + row * ldc]
   CStore store;   // how an unsplit product, or a split one's first part, writes C
   std::uint32_t* counters;   // split k with beta != 1: counters_for(tiles of all problems), zero; else nullptr
+  Epilogue epilogue;   // Windows kernels, k unsplit, beta 0: applied to each value of C as it is written (finish)
 };
 
 // An operand copied by the producer's threads (the kernel's header): `inner` values contiguous (k where it is
@@ -356,7 +362,17 @@ __device__ __forceinline__ void copy_windows(std::uint8_t* tile, const Windows& 
 // C, two of 32 rows x 32 columns (line = column, 4 KiB apart); transposed C, one of 32 columns x 64 rows (line =
 // row). Within a box, value v of line l at l * 128 + ((v / 4) ^ (l % 8)) * 16 + (v % 4) * 4: the copy engine's
 // 128-byte swizzle, which also spreads each store of the warp's 32 lanes over the banks.
-template <int BN>
+// The convolution's epilogue on value (row, col) of C (wgmma_gemm.hpp's Epilogue): plus the residual at the same place,
+// plus the column's bias, then ReLU; the value as it is where the epilogue is empty.
+__device__ __forceinline__ float finish(float v, const Output& out, std::int64_t row, std::int64_t col, int problem) {
+  const Epilogue& e = out.epilogue;
+  if (e.residual && row < out.m && col < out.n)
+    v += e.residual[std::int64_t(problem) * out.stride_c + (out.c_transposed ? col + row * out.ldc : row + col * out.ldc)];
+  if (e.bias && col < out.n) v += e.bias[col];
+  return e.relu && v < 0.f ? 0.f : v;
+}
+
+template <int BN, bool Finish>
 __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::uint8_t* buffers,
                                                 const CUtensorMap& map_c, const Output& out, CStore mode, int row0,
                                                 int col0, int problem, int consumer, int warp, int lane) {
@@ -384,7 +400,9 @@ __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::u
 #pragma unroll
         for (int q = 0; q < 2; ++q) {
           const int row = warp * 16 + lane / 4 + 8 * h, col = 8 * j + 2 * (lane % 4) + q;
-          *reinterpret_cast<float*>(buffer + at(row, col)) = out.alpha * d[4 * (4 * slab + j) + 2 * h + q];
+          float v = out.alpha * d[4 * (4 * slab + j) + 2 * h + q];
+          if constexpr (Finish) v = finish(v, out, row0 + row, col0 + slab_columns * slab + col, problem);
+          *reinterpret_cast<float*>(buffer + at(row, col)) = v;
         }
     // The stores are the generic proxy's: ordered before the copy engine reads the slab.
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -687,8 +705,10 @@ __global__ void __launch_bounds__(threads, 1)
       // The accumulator layout of m64nN: thread (warp, lane) holds rows warp*16 + lane/4 (+8) and, per 8
       // columns j, columns 8j + 2*(lane%4) (+1): d[4j + 2h + q] is row +8h, column +q.
       if (out.store != CStore::threads) {
-        store_by_engine<BN>(d, epilogue + consumer * 2 * slab_bytes, map_c, out, adds ? CStore::engine_add : out.store,
-                            item.tm * block_m + consumer * atom_rows, item.tn * BN, item.problem, consumer, warp, lane);
+        constexpr bool finishes = epilogue_fusable<BN, ARegisters, Windows>();
+        store_by_engine<BN, finishes>(d, epilogue + consumer * 2 * slab_bytes, map_c, out,
+                                      adds ? CStore::engine_add : out.store, item.tm * block_m + consumer * atom_rows,
+                                      item.tn * BN, item.problem, consumer, warp, lane);
       } else {
         const std::int64_t row0 = std::int64_t(item.tm) * block_m + consumer * atom_rows + warp * 16 + lane / 4;
         const std::int64_t col0 = std::int64_t(item.tn) * BN + 2 * (lane % 4);
@@ -706,6 +726,8 @@ __global__ void __launch_bounds__(threads, 1)
                 float* const at = c + row * row_step + col * col_step;
                 const float v = out.alpha * d[4 * j + 2 * h + q];
                 if (adds) atomicAdd(at, v);
+                else if constexpr (epilogue_fusable<BN, ARegisters, Windows>())
+                  *at = finish(out.beta == 0.f ? v : v + out.beta * *at, out, row, col, item.problem);
                 else *at = out.beta == 0.f ? v : v + out.beta * *at;
               }
             }

@@ -183,7 +183,9 @@ void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, i
   kernel::Output out{p.m, p.n, p.ldc, p.stride_c, p.alpha, p.beta, p.c,
                      int((p.m + kernel::block_m - 1) / kernel::block_m), int((p.n + BN - 1) / BN),
                      k_tiles, splits, per_split * stage_passes, int(segment_k), 0, 0, p.c_transposed, store,
-                     ordered ? counters : nullptr};
+                     ordered ? counters : nullptr, plan.fused_epilogue ? p.epilogue : Epilogue{}};
+  if (plan.fused_epilogue && (!epilogue_fusable<BN, ARegisters, Windows>() || plan.splits != 1 || p.beta != 0.f))
+    fail(who, "the epilogue is fused only into windows' unsplit products with beta 0, by the kernels that can");
   // Items of one launch fit an int.
   const std::int64_t per_problem = std::int64_t(out.tiles_m) * out.tiles_n * splits;
   const std::int64_t per_launch = std::max<std::int64_t>(1, (std::int64_t(1) << 31) / per_problem - 1);
