@@ -357,22 +357,24 @@ __device__ __forceinline__ void copy_windows(std::uint8_t* tile, const Windows& 
   else copy_windows<4>(tile, w, row, k0, line);
 }
 
+// The convolution's epilogue on value (row, col) of C (wgmma_gemm.hpp's Epilogue): plus the residual at the same
+// place, plus the column's bias, then ReLU; the value as it is where the epilogue is empty.
+__device__ __forceinline__ float finish(float v, const Output& out, std::int64_t row, std::int64_t col, int problem) {
+  const Epilogue& e = out.epilogue;
+  if (e.residual && row < out.m && col < out.n) {
+    const std::int64_t at = out.c_transposed ? col + row * out.ldc : row + col * out.ldc;
+    v += e.residual[std::int64_t(problem) * out.stride_c + at];
+  }
+  if (e.bias && col < out.n) v += e.bias[col];
+  return e.relu && v < 0.f ? 0.f : v;
+}
+
 // The consumer warpgroup's 64 rows x BN columns of C (its accumulators d, times alpha) through the copy engine
 // (CStore::engine, engine_add), 32 columns at a time through `buffers` (two slabs). A slab's boxes: column-major
 // C, two of 32 rows x 32 columns (line = column, 4 KiB apart); transposed C, one of 32 columns x 64 rows (line =
 // row). Within a box, value v of line l at l * 128 + ((v / 4) ^ (l % 8)) * 16 + (v % 4) * 4: the copy engine's
 // 128-byte swizzle, which also spreads each store of the warp's 32 lanes over the banks.
-// The convolution's epilogue on value (row, col) of C (wgmma_gemm.hpp's Epilogue): plus the residual at the same place,
-// plus the column's bias, then ReLU; the value as it is where the epilogue is empty.
-__device__ __forceinline__ float finish(float v, const Output& out, std::int64_t row, std::int64_t col, int problem) {
-  const Epilogue& e = out.epilogue;
-  if (e.residual && row < out.m && col < out.n)
-    v += e.residual[std::int64_t(problem) * out.stride_c + (out.c_transposed ? col + row * out.ldc : row + col * out.ldc)];
-  if (e.bias && col < out.n) v += e.bias[col];
-  return e.relu && v < 0.f ? 0.f : v;
-}
-
-template <int BN, bool Finish>
+template <int BN, bool Finish>   // Finish: each value through finish() (the kernel's epilogue_fusable)
 __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::uint8_t* buffers,
                                                 const CUtensorMap& map_c, const Output& out, CStore mode, int row0,
                                                 int col0, int problem, int consumer, int warp, int lane) {
