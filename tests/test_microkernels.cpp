@@ -88,29 +88,32 @@ void check_set(const MicroKernels<T>& set) {
 }
 
 // The patch micro-kernels: B's columns are patches of an "image" (runs of `run` values, `run + skip` apart,
-// the first run_left long), columns at any distance; every edge kernel, runs longer and shorter than k.
+// the first run_left long), columns equally spaced (told to the kernel or not) or not; every edge kernel of
+// each panel width, runs longer and shorter than k.
 template <class T>
 void check_patch_set(const MicroKernels<T>& set) {
   const auto& blk = set.blocking;
   const int lanes = blk.lanes;
   const auto image = random_vector<T>(4096, 24);
   for (int vectors = 1; vectors <= blk.vectors; ++vectors)
-    for (int cols = 1; cols <= blk.nr; ++cols)
+    for (int cols = 1; cols <= blk.patch_nr[vectors - 1]; ++cols)
+      for (int spacing = 0; spacing < 3; ++spacing)   // 37 apart, told; 37 apart, not told; uneven
       for (std::int64_t k : {0, 1, 13, 67})
         for (auto [run_left, run, skip] : {std::array<std::int64_t, 3>{5, 7, 11}, {21, 21, 3}, {100, 100, 0}, {1, 3, 40}}) {
           const int last_rows = cols % 2 ? lanes : 1 + (cols + vectors) % lanes;
           const double alpha = k % 2 ? 1.0 : -1.5, beta = (vectors + cols) % 2 ? 0.0 : 0.5;
-          SCOPED_TRACE("vectors=" + std::to_string(vectors) + " cols=" + std::to_string(cols) +
-                       " k=" + std::to_string(k) + " runs " + std::to_string(run_left) + "/" + std::to_string(run) +
-                       " skip " + std::to_string(skip));
+          SCOPED_TRACE("vectors=" + std::to_string(vectors) + " cols=" + std::to_string(cols) + " spacing " +
+                       std::to_string(spacing) + " k=" + std::to_string(k) + " runs " + std::to_string(run_left) +
+                       "/" + std::to_string(run) + " skip " + std::to_string(skip));
           const int rows = (vectors - 1) * lanes + last_rows, width = vectors * lanes;
           auto a = random_vector<T>(std::size_t(std::max<std::int64_t>(1, width * k)), 21);
           for (std::int64_t p = 0; p < k; ++p)
             for (std::int64_t i = rows; i < width; ++i) a[p * width + i] = T(0);
-          // B(p, j): column j starts 37 j + 3 into the image (columns overlap, as neighbouring patches do).
+          // B(p, j): column j starts 37 j + 3 into the image (columns overlap, as neighbouring patches do), or
+          // unevenly, one more from the third column on (an output row's end).
           auto at = [&](std::int64_t p, int j) {
             const std::int64_t jumps = p < run_left ? 0 : 1 + (p - run_left) / run;
-            return std::int64_t(37 * j + 3) + p + skip * jumps;
+            return std::int64_t(37 * j + 3) + (spacing == 2 && j >= 2 ? 1 : 0) + p + skip * jumps;
           };
           ASSERT_LT(at(std::max<std::int64_t>(k - 1, 0), cols - 1), std::int64_t(image.size()));
           const T* columns[kernel::cpu::max_nr];
@@ -118,8 +121,8 @@ void check_patch_set(const MicroKernels<T>& set) {
           const std::int64_t ldc = rows + 2;
           const auto c0 = random_vector<T>(std::size_t(ldc * cols), 23);
           auto c = poisoned_c(c0, ldc, rows, cols, beta);
-          set.patch_kernel(vectors, cols)(k, a.data(), width, columns, run_left, run, skip, c.data(), ldc, T(alpha),
-                                          T(beta), last_rows, a.data(), 1);
+          set.patch_kernel(vectors, cols)(k, a.data(), width, columns, spacing == 0 ? 37 : 0, run_left, run, skip,
+                                          c.data(), ldc, T(alpha), T(beta), last_rows, a.data(), 1);
           expect_tile(c, c0, ldc, rows, cols, k, a, width,
                       [&](std::int64_t p, std::int64_t j) { return image[std::size_t(at(p, int(j)))]; }, alpha, beta);
         }
@@ -164,10 +167,12 @@ TEST_P(MicroKernelsOfEachIsa, BlockingIsConsistent) {
   const auto* set = kernel::cpu::microkernels<float>(GetParam().cpu_isa);
   for (int b_columns = 0; b_columns < 2; ++b_columns)
     for (int vectors = 1; vectors <= blk.vectors; ++vectors)
-      for (int cols = 1; cols <= blk.nr; ++cols) {
-        EXPECT_NE(set->kernel(b_columns, vectors, cols), nullptr);
-        EXPECT_NE(set->patch_kernel(vectors, cols), nullptr);
-      }
+      for (int cols = 1; cols <= blk.nr; ++cols) EXPECT_NE(set->kernel(b_columns, vectors, cols), nullptr);
+  for (int vectors = 1; vectors <= blk.vectors; ++vectors) {
+    EXPECT_GE(blk.patch_nr[vectors - 1], blk.nr);
+    EXPECT_LE(blk.patch_nr[vectors - 1], kernel::cpu::max_nr);
+    for (int cols = 1; cols <= blk.patch_nr[vectors - 1]; ++cols) EXPECT_NE(set->patch_kernel(vectors, cols), nullptr);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Executable, MicroKernelsOfEachIsa, ::testing::ValuesIn(executable_cpu_classes()),

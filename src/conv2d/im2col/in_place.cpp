@@ -72,7 +72,8 @@ void run_im2col_in_place(Queue& q, const ConvArgs& a) {
   if (!a.packed_filter) packed_here = gemm_pack_a(q, Op::none, a.out_c, width, a.filter, a.out_c);
   const GemmPackedA<float>& filter = a.packed_filter ? *a.packed_filter : packed_here;
   const i64 run = a.window_w * a.in_c;
-  const gemm_impl::cpu_packed::PatchColumns<float> patches{image, offsets, run, p.w * a.in_c - run};
+  const gemm_impl::cpu_packed::PatchColumns<float> patches{image, offsets, run, p.w * a.in_c - run,
+                                                          a.stride_w * a.in_c};
   gemm_impl::cpu_packed::run_prepacked_patches(filter.layout(), filter.data(), pixels, 1.f, patches, 0.f, a.output,
                                                a.out_c, q.cpu_threads(),
                                                gemm_impl::GemmEpilogue<float>{a.bias, a.residual, a.relu});

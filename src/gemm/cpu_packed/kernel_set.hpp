@@ -28,16 +28,25 @@ namespace {
 template <class T, class K, int V, bool BColumns, int... N>
 void fill_columns(MicroKernels<T>& set, std::integer_sequence<int, N...>) {
   ((set.kernels[BColumns][V - 1][N] = &K::template run<T, V, N + 1, BColumns>), ...);
-  if constexpr (BColumns) ((set.patch_kernels[V - 1][N] = &K::template run_patches<T, V, N + 1>), ...);
+}
+
+// The patch micro-kernels of panels of V vectors, sizeof...(N) columns wide at most.
+template <class T, class K, int V, int... N>
+void fill_patches(MicroKernels<T>& set, std::integer_sequence<int, N...>) {
+  static_assert(sizeof...(N) <= max_nr);
+  ((set.patch_kernels[V - 1][N] = &K::template run_patches<T, V, N + 1>), ...);
+  set.blocking.patch_nr[V - 1] = int(sizeof...(N));
 }
 
 template <class T, class K, int NR, int... V>
 void fill_kernels(MicroKernels<T>& set, std::integer_sequence<int, V...>) {
   ((fill_columns<T, K, V + 1, false>(set, std::make_integer_sequence<int, NR>{})), ...);
   ((fill_columns<T, K, V + 1, true>(set, std::make_integer_sequence<int, NR>{})), ...);
+  ((fill_patches<T, K, V + 1>(set, std::make_integer_sequence<int, NR>{})), ...);
 }
 
-// A set of `isa` with the micro-kernels of K for a Vectors x NR register tile and the given cache blocking.
+// A set of `isa` with the micro-kernels of K for a Vectors x NR register tile and the given cache blocking; its
+// patch tiles are Vectors x NR too, until a set widens those of fewer vectors with fill_patches.
 template <class T, class K, int Vectors, int NR>
 MicroKernels<T> make_set(CpuIsa isa, int lanes, std::int64_t kc, std::int64_t mc, std::int64_t nc,
                          bool reads_unpacked_a) {

@@ -123,9 +123,9 @@ static void run(i64 kc, const T* __restrict a, i64 as, const T* __restrict b, i6
 }
 
 template <class T, int MV, int NC>
-static void run_patches(i64 kc, const T* __restrict a, i64 as, const T* const* cols, i64 run_left, i64 run,
-                        i64 skip, T* __restrict c, i64 ldc, T alpha, T beta, int mlast, const T* prefetch,
-                        i64 prefetch_step) {
+static void run_patches(i64 kc, const T* __restrict a, i64 as, const T* const* cols, i64 /*column_step*/,
+                        i64 run_left, i64 run, i64 skip, T* __restrict c, i64 ldc, T alpha, T beta, int mlast,
+                        const T* prefetch, i64 prefetch_step) {
   Tile<T, MV, NC> acc;
   zero<T, MV, NC>(acc);
   const T* b[NC];

@@ -51,9 +51,9 @@ struct GenericKernel {
   }
 
   template <class T, int MV, int NC>
-  static void run_patches(i64 k, const T* __restrict a, i64 a_step, const T* const* cols, i64 run_left, i64 run,
-                          i64 skip, T* __restrict c, i64 ldc, T alpha, T beta, int last_rows, const T* prefetch,
-                          i64 prefetch_step) {
+  static void run_patches(i64 k, const T* __restrict a, i64 a_step, const T* const* cols, i64 /*column_step*/,
+                          i64 run_left, i64 run, i64 skip, T* __restrict c, i64 ldc, T alpha, T beta, int last_rows,
+                          const T* prefetch, i64 prefetch_step) {
     const auto jumps = [&](i64 p) { return p < run_left ? 0 : 1 + (p - run_left) / run; };
     product<T, MV, NC>(
         k, a, a_step, [&](i64 p, int j) { return cols[j][p + skip * jumps(p)]; }, c, ldc, alpha, beta, last_rows,

@@ -56,6 +56,7 @@ struct MatrixB {
   bool trans;
   const T* b;
   i64 ldb;
+  static int columns(const MicroKernels<T>& ks, int) { return ks.blocking.nr; }
   void multiply(const MicroKernels<T>& ks, const TileCall<T>& t) const {
     const T* bp = trans ? b + t.jr + t.d.p0 * ldb : b + t.d.p0 + t.jr * ldb;
     ks.kernel(!trans, t.vectors, t.cols)(t.d.kc, t.a, t.a_step, bp, ldb, t.c, t.ldc, t.alpha, t.beta, t.last_rows,
@@ -67,20 +68,35 @@ struct MatrixB {
 template <class T>
 struct PatchB {
   const PatchColumns<T>& p;
+  static int columns(const MicroKernels<T>& ks, int vectors) { return ks.blocking.patch_nr[vectors - 1]; }
   void multiply(const MicroKernels<T>& ks, const TileCall<T>& t) const {
-    const i64 runs = t.d.p0 / p.run, into = t.d.p0 % p.run;   // where the depth block starts in the patch
+    // Where the depth block starts in the patch (no division in the common case of one block: it costs as much
+    // as a few steps of a short patch).
+    const i64 runs = t.d.p0 ? t.d.p0 / p.run : 0, into = t.d.p0 ? t.d.p0 % p.run : 0;
     const T* cols[kernel::cpu::max_nr];
-    for (int j = 0; j < t.cols; ++j) cols[j] = p.image + p.offsets[t.jr + j] + runs * (p.run + p.skip) + into;
-    ks.patch_kernel(t.vectors, t.cols)(t.d.kc, t.a, t.a_step, cols, p.run - into, p.run, p.skip, t.c, t.ldc, t.alpha,
-                                       t.beta, t.last_rows, t.prefetch, t.prefetch_step);
+    const i64* offsets = p.offsets + t.jr;
+    bool equally_spaced = true;   // a tile inside one output row, mostly
+    for (int j = 0; j < t.cols; ++j) {
+      cols[j] = p.image + offsets[j] + runs * (p.run + p.skip) + into;
+      if (j > 0) equally_spaced &= offsets[j] - offsets[j - 1] == p.column_step;
+    }
+    ks.patch_kernel(t.vectors, t.cols)(t.d.kc, t.a, t.a_step, cols, equally_spaced ? p.column_step : 0,
+                                       p.run - into, p.run, p.skip, t.c, t.ldc, t.alpha, t.beta, t.last_rows,
+                                       t.prefetch, t.prefetch_step);
   }
 };
+
+// The columns B's tiles come in: the width of the first panel's tiles (all panels but the last are as tall).
+template <class T, class B>
+i64 quantum(const MicroKernels<T>& ks, const PackedLayout& l, const B& b) {
+  return b.columns(ks, int(ceil_div(std::min(l.mr, l.m), ks.blocking.lanes)));
+}
 
 // C += the packed panels [r0, r1) times columns [c0, c1) of op(B) (beta on the first depth block).
 template <class T, class B>
 void multiply_part(const MicroKernels<T>& ks, const PackedLayout& l, const T* packed, const B& b, i64 c0, i64 c1,
                    i64 r0, i64 r1, T alpha, T beta, T* c, i64 ldc, const GemmEpilogue<T>& epilogue) {
-  const i64 mr = l.mr, nr = ks.blocking.nr, lanes = ks.blocking.lanes;
+  const i64 mr = l.mr, nr = quantum(ks, l, b), lanes = ks.blocking.lanes;
   const i64 line = line_bytes / i64(sizeof(T));
   const i64 blocks = ceil_div(l.k, l.kc);
   // Columns per block of B: kc x NC of B stays in L2 beside the panel being multiplied.
@@ -115,9 +131,10 @@ void multiply_part(const MicroKernels<T>& ks, const PackedLayout& l, const T* pa
         const i64 rows = std::min(mr, l.m - r * mr);
         const int vectors = int(ceil_div(rows, lanes));
         const int last_rows = int(rows - (vectors - 1) * lanes);
+        const i64 width = b.columns(ks, vectors);
         i64 call = 0;
-        for (i64 jr = jc; jr < jc + nc; jr += nr, ++call) {
-          const int cols = int(std::min(nr, jc + nc - jr));
+        for (i64 jr = jc; jr < jc + nc; jr += width, ++call) {
+          const int cols = int(std::min(width, jc + nc - jr));
           T* tile = c + r * mr + jr * ldc;
           const bool fetch = call < calls;
           b.multiply(ks, TileCall<T>{d, jr, vectors, cols, last_rows, a.data, vectors * lanes, tile, ldc, alpha, bet,
@@ -134,7 +151,7 @@ template <class T, class B>
 void run_on_threads(const PackedLayout& l, const T* packed, std::int64_t n, T alpha, const B& b, T beta, T* c,
                     std::int64_t ldc, int threads, const GemmEpilogue<T>& epilogue) {
   const MicroKernels<T>& ks = kernels_of<T>(l);
-  const i64 panels = l.padded_m / l.mr, col_tiles = ceil_div(n, ks.blocking.nr);
+  const i64 nr = quantum(ks, l, b), panels = l.padded_m / l.mr, col_tiles = ceil_div(n, nr);
   int nt = std::max(1, threads);
   if (double(l.m) * double(n) * double(l.k) < 32768.0) nt = 1;   // does not pay for a parallel region
   // Threads split the panels of A and the columns of B as a grid tm x tn that reads the least per thread: a
@@ -150,8 +167,8 @@ void run_on_threads(const PackedLayout& l, const T* packed, std::int64_t n, T al
   auto part = [&](int t) {
     const int im = t % tm, in = t / tm;
     const i64 r0 = panels * im / tm, r1 = panels * (im + 1) / tm;
-    const i64 c0 = std::min(n, col_tiles * in / tn * ks.blocking.nr);
-    const i64 c1 = std::min(n, col_tiles * (in + 1) / tn * ks.blocking.nr);
+    const i64 c0 = std::min(n, col_tiles * in / tn * nr);
+    const i64 c1 = std::min(n, col_tiles * (in + 1) / tn * nr);
     if (r1 > r0 && c1 > c0)
       multiply_part(ks, l, packed, b, c0, c1, r0, r1, alpha, beta, c, ldc, epilogue);
   };

@@ -52,6 +52,7 @@ struct PatchColumns {
   const T* image;
   const std::int64_t* offsets;   // one per column of B
   std::int64_t run, skip;
+  std::int64_t column_step;      // offsets[j + 1] - offsets[j] of neighbours in an output row (> 0)
 };
 
 // C = alpha * packed op(A) * B + beta * C, then the epilogue, with B's n columns the patches `b`; as

@@ -26,6 +26,10 @@
 //
 //   B(p, j) = cols[j][p + skip * jumps(p)],  jumps(p) = p < run_left ? 0 : 1 + (p - run_left) / run
 //
+// column_step > 0 says the columns are equally spaced, cols[j] = cols[0] + j * column_step (a tile inside one
+// output row): a kernel may then address them from a few pointers (AVX-512 does: twelve pointers would not fit
+// the general registers); 0 says nothing. cols[] is filled either way.
+//
 // It is how conv2d's im2col/in_place multiplies without writing the patches out (src/conv2d/im2col/).
 //
 // A kernel set per ISA holds one kernel per (b_columns, vectors <= Blocking::vectors, cols <= Blocking::nr),
@@ -47,8 +51,9 @@ using MicroKernel = void (*)(std::int64_t k, const T* a, std::int64_t a_step, co
 
 template <class T>
 using PatchMicroKernel = void (*)(std::int64_t k, const T* a, std::int64_t a_step, const T* const* cols,
-                                  std::int64_t run_left, std::int64_t run, std::int64_t skip, T* c, std::int64_t ldc,
-                                  T alpha, T beta, int last_rows, const T* prefetch, std::int64_t prefetch_step);
+                                  std::int64_t column_step, std::int64_t run_left, std::int64_t run, std::int64_t skip,
+                                  T* c, std::int64_t ldc, T alpha, T beta, int last_rows, const T* prefetch,
+                                  std::int64_t prefetch_step);
 
 // The frame's routines an ISA may provide (nullptr: the frame's portable C++).
 //   pack_columns:    column p of src (rows contiguous, p-th at src + p*ld) into panels of mr rows; panel r
@@ -67,6 +72,9 @@ template <class T>
 using GemvAxpy = void (*)(std::int64_t rows, std::int64_t k, const T* m, std::int64_t ldm, const T* x, T alpha, T beta,
                           T* y);
 
+inline constexpr int max_vectors = 4;   // table bounds
+inline constexpr int max_nr = 16;
+
 // Register and cache blocking of one ISA and precision.
 struct Blocking {
   int lanes = 1;             // elements per SIMD vector
@@ -76,11 +84,12 @@ struct Blocking {
   std::int64_t mc = 64;      // rows of a block: MC x KC of A stays in L2 (the L2 budget is mc * kc elements)
   std::int64_t nc = 4096;    // columns of B packed at once
   bool reads_unpacked_a = false;
+  // Columns of a patch tile over a panel of v vectors: patch_nr[v - 1] (<= max_nr). Fewer vectors leave
+  // accumulators free for more columns, which a patch multiply with few output channels needs (a 3-channel
+  // stem with 32 filters is a 2-vector panel).
+  int patch_nr[max_vectors] = {1, 1, 1, 1};
   std::int64_t mr() const { return std::int64_t(vectors) * lanes; }
 };
-
-inline constexpr int max_vectors = 4;   // table bounds
-inline constexpr int max_nr = 16;
 
 template <class T>
 struct MicroKernels {
