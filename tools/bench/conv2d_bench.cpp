@@ -62,11 +62,12 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
   ConvOperands data(q, d);
   const ContestOptions contest_options = default_contest(q, options.quick);
   auto gflops_of = [&](double ms) { return data.flops() / (ms * 1e-3) / 1e9; };
-  auto error_of = [&](const std::function<void()>& call, const std::function<void()>& to_output) {
+  auto error_of = [&](const std::function<void()>& call, const std::function<void()>& to_output,
+                      bool epilogue = false) {
     data.poison();
     call();
     if (to_output) to_output();
-    return data.max_rel_error();
+    return data.max_rel_error(epilogue);
   };
 
   nlohmann::json row = {{"op", "conv2d"}, {"layer", layer.name}, {"batch", d.batch}, {"window", layer.window},
@@ -105,7 +106,19 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
       contenders.push_back({call.run, call.rest});
     }
   }
+  // The pick with the epilogue last, so that the vendors' indices stay 1.. .
+  double epilogue_error = 0;
+  if (options.epilogue) {
+    const auto call = data.call({pick.algorithm, pick.config, options.precision}, true);
+    epilogue_error = error_of(call, nullptr, true);
+    contenders.push_back({call, nullptr});
+  }
   const ContestResult result = contest(q, contenders, contest_options);
+  if (options.epilogue)
+    row["epilogue"] = {{"gflops", gflops_of(result.median_ms.back())},
+                       {"cost", result.median_ms.back() / result.median_ms[0]},
+                       {"spread", result.spread.back()},
+                       {"max_rel_error", epilogue_error}};
   row["gflops"] = gflops_of(result.median_ms[0]);
   row["spread"] = result.spread[0];
   row["rounds"] = result.rounds;
@@ -115,6 +128,25 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
   }
   add_vendor_figures(row, figures, options.precision == Precision::tf32 ? "tf32" : "ieee");
   return row;
+}
+
+// With --epilogue: what the bias, the residual and ReLU cost the library's pick, geomean and worst.
+void print_epilogue_cost(const nlohmann::json& rows) {
+  double log_sum = 0, worst = 0, error = 0;
+  std::string worst_layer;
+  int n = 0;
+  for (const auto& r : rows) {
+    if (!r.contains("epilogue")) continue;
+    const double cost = r["epilogue"]["cost"].get<double>();
+    log_sum += std::log(cost);
+    ++n;
+    error = std::max(error, r["epilogue"]["max_rel_error"].get<double>());
+    if (cost > worst) worst = cost, worst_layer = r["layer"].get<std::string>();
+  }
+  if (n == 0) return;
+  std::cout << "epilogue (bias, residual, ReLU) on the library's pick: " << fixed(std::exp(log_sum / n), 3)
+            << "x the plain call's time (geomean over " << n << " layers; worst " << fixed(worst, 3) << " on "
+            << worst_layer << "), max rel err " << error << '\n';
 }
 
 }  // namespace
@@ -183,6 +215,7 @@ void print_conv2d(const nlohmann::json& result) {
             << " over " << rows.size()
             << " layers (winograd timed with weights transformed once, gemm_1x1 and im2col on the CPU and implicit_wgmma on the H100 with them packed once, as the vendor's weights are reordered once)\n";
   if (has_tf32(rows)) std::cout << "geomean ratio to the vendor with TF32 allowed: " << fixed(tf32_geomean_ratio(rows), 3) << '\n';
+  print_epilogue_cost(rows);
   print_vendors(result, std::cout);
 }
 

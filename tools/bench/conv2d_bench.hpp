@@ -23,12 +23,14 @@ struct Conv2dBenchOptions {
   int threads = 0;
   bool quick = true;
   Precision precision = Precision::accurate;   // ours, and the vendor's the ratio compares with (tf32: its TF32)
+  bool epilogue = false;   // also time the pick with a bias, a residual and ReLU, in the same contest
 };
 
 // {"device": ..., "net": ..., "rows": [{"op": "conv2d", "layer", "batch", "window", "stride", "in_h", "in_w",
 //   "in_c", "out_h", "out_w", "out_k", "pad", "algorithms": {name: {"config", "gflops", "max_rel_error"}},
 //   "algorithm", "config", "gflops", "max_rel_error", "refs", "ref_library", "ref_impl", "ref_gflops",
-//   "ratio"}]}; the row's algorithm is the library's pick (conv2d_select).
+//   "ratio", "epilogue": {"gflops", "cost", "spread", "max_rel_error"} (with options.epilogue; cost: its time
+//   over the plain pick's)}]}; the row's algorithm is the library's pick (conv2d_select).
 nlohmann::json bench_conv2d(const Device& device, const Conv2dBenchOptions& options);
 void print_conv2d(const nlohmann::json& result);
 

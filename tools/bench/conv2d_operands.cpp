@@ -42,26 +42,48 @@ double conv_flops(const Conv2dDesc& d) {
   return 2.0 * d.batch * d.out_h * d.out_w * d.out_c * (d.in_c / d.groups) * d.window_h * d.window_w;
 }
 
-std::function<void()> ConvOperands::call(const Conv2dChoice& choice) {
+const Conv2dDesc& ConvOperands::with_epilogue() {
+  if (!bias_) {
+    std::mt19937 rng(unsigned(host_in_.size() + 3));
+    std::uniform_real_distribution<double> uniform(-1, 1);
+    host_bias_.resize(std::size_t(d_.out_c));
+    host_residual_.resize(std::size_t(output_.size()));
+    for (auto& x : host_bias_) x = float(uniform(rng));
+    for (auto& x : host_residual_) x = float(uniform(rng));
+    bias_ = std::make_unique<Buffer<float>>(q_.device(), d_.out_c);
+    residual_ = std::make_unique<Buffer<float>>(q_.device(), output_.size());
+    bias_->upload(q_, host_bias_);
+    residual_->upload(q_, host_residual_);
+    epilogue_d_ = d_;
+    epilogue_d_.bias = bias_->data();
+    epilogue_d_.residual = residual_->data();
+    epilogue_d_.relu = true;
+  }
+  return epilogue_d_;
+}
+
+std::function<void()> ConvOperands::call(const Conv2dChoice& choice, bool epilogue) {
+  const Conv2dDesc d = epilogue ? with_epilogue() : d_;
   if (choice.algorithm == "winograd" || choice.config.starts_with("winograd/")) {
     const int tile = choice.config == "winograd/f2" ? 2 : 4;
-    auto w = std::make_shared<WinogradFilter>(winograd_transform_filter(q_, d_.in_c, d_.out_c, filter_.data(), tile));
+    auto w = std::make_shared<WinogradFilter>(winograd_transform_filter(q_, d.in_c, d.out_c, filter_.data(), tile));
     transformed_.push_back(w);
-    return [this, w, precision = choice.precision] {
-      conv2d_winograd(q_, d_, input_.data(), *w, output_.data(), precision);
+    return [this, d, w, precision = choice.precision] {
+      conv2d_winograd(q_, d, input_.data(), *w, output_.data(), precision);
     };
   }
-  if (conv2d_packs_filter(q_, choice) && d_.groups == 1) {
-    if (!packed_) packed_ = std::make_unique<Conv2dPackedFilter>(conv2d_pack_filter(q_, d_, filter_.data()));
-    return [this, choice] { conv2d(q_, d_, input_.data(), *packed_, output_.data(), choice); };
+  if (conv2d_packs_filter(q_, choice) && d.groups == 1) {
+    if (!packed_) packed_ = std::make_unique<Conv2dPackedFilter>(conv2d_pack_filter(q_, d, filter_.data()));
+    return [this, d, choice] { conv2d(q_, d, input_.data(), *packed_, output_.data(), choice); };
   }
-  return [this, choice] { conv2d(q_, d_, input_.data(), filter_.data(), output_.data(), choice); };
+  return [this, d, choice] { conv2d(q_, d, input_.data(), filter_.data(), output_.data(), choice); };
 }
 
 void ConvOperands::poison() { q_.fill(output_.data(), std::numeric_limits<float>::quiet_NaN(), output_.size()); }
 
-double ConvOperands::max_rel_error() {
+double ConvOperands::max_rel_error(bool epilogue) {
   const Conv2dDesc& d = d_;
+  if (epilogue) with_epilogue();
   std::vector<float> got(std::size_t(output_.size()));
   q_.copy(got.data(), output_.data(), got.size());
   q_.wait();
@@ -83,8 +105,12 @@ double ConvOperands::max_rel_error() {
           magnitude += std::abs(p);
         }
       }
-    const double e = std::abs(double(got[std::size_t(((n * d.out_h + oy) * d.out_w + ox) * d.out_c + k)]) - sum) /
-                     std::max(magnitude, 1e-300);
+    const std::size_t at = std::size_t(((n * d.out_h + oy) * d.out_w + ox) * d.out_c + k);
+    if (epilogue) {
+      sum = std::max(0.0, sum + host_bias_[std::size_t(k)] + host_residual_[at]);
+      magnitude += std::abs(host_bias_[std::size_t(k)]) + std::abs(host_residual_[at]);
+    }
+    const double e = std::abs(double(got[at]) - sum) / std::max(magnitude, 1e-300);
     if (!(e <= worst)) worst = e;
   }
   return worst;

@@ -25,19 +25,26 @@ class ConvOperands {
   const float* filter() const { return filter_.data(); }
   float* output() { return output_.data(); }
 
-  // A call computing the output with `choice` (empty: the library's own pick).
-  std::function<void()> call(const Conv2dChoice& choice = {});
+  // A call computing the output with `choice` (empty: the library's own pick); with `epilogue`, plus a bias
+  // and a residual (random, uniform in [-1, 1], made by the first such call), then ReLU.
+  std::function<void()> call(const Conv2dChoice& choice = {}, bool epilogue = false);
 
   // Poisons the output with NaN (before the first call whose result is checked).
   void poison();
-  // Largest |out - ref| / sum |x w| over 64 sampled outputs (NaN: unwritten or wrong).
-  double max_rel_error();
+  // Largest |out - ref| / (sum |x w| + |bias| + |residual|) over 64 sampled outputs, the reference with the
+  // epilogue or without (NaN: unwritten or wrong).
+  double max_rel_error(bool epilogue = false);
 
  private:
   Queue& q_;
   Conv2dDesc d_;
-  std::vector<float> host_in_, host_f_;
+  // d_ with the bias, the residual and ReLU (made on first use).
+  const Conv2dDesc& with_epilogue();
+
+  std::vector<float> host_in_, host_f_, host_bias_, host_residual_;
   Buffer<float> input_, filter_, output_;
+  std::unique_ptr<Buffer<float>> bias_, residual_;
+  Conv2dDesc epilogue_d_;
   std::vector<std::shared_ptr<WinogradFilter>> transformed_;   // kept alive for the calls that use them
   std::unique_ptr<Conv2dPackedFilter> packed_;   // made by the first call that multiplies by it, shared by all
 };

@@ -1,4 +1,5 @@
-// portkern bench conv2d --device cpu|cuda:N --net vgg16|resnet50 --batch N [--algo A] [--threads N] [--json F]
+// portkern bench conv2d --device cpu|cuda:N --net vgg16|resnet50 --batch N [--algo A] [--threads N] [--epilogue]
+//                       [--json F]
 #include <iostream>
 
 #include "bench/conv2d_bench.hpp"
@@ -25,6 +26,9 @@ void add_bench_conv2d(CLI::App& bench) {
   static std::string precision = "accurate";
   add_precision_option(*conv, precision);
   conv->add_flag("--full", full, "Longer samples");
+  static bool epilogue = false;
+  conv->add_flag("--epilogue", epilogue,
+                 "Also time the pick with a bias, a residual and ReLU (the cost of the fused epilogue)");
   add_output_option(*conv, "--json", json, "Also write the rows as JSON to this file");
   conv->callback([] {
     const Device d = Device::parse(device);
@@ -41,6 +45,7 @@ void add_bench_conv2d(CLI::App& bench) {
     options.threads = threads;
     options.quick = !full;
     options.precision = *parse_precision(precision);
+    options.epilogue = epilogue;
     const auto result = bench::bench_conv2d(d, options);
     bench::print_conv2d(result);
     if (!json.empty()) write_json(json, result);
