@@ -45,9 +45,7 @@ void run(Queue& q, std::string_view, const ConvArgs& a) {
     wgmma::Problem p = wgmma::convolution(w, a.filter, a.out_c, a.output, a.filter_rows);
     p.epilogue = {a.bias, a.residual, a.relu};
     if (wgmma::applies(q.device(), input, p)) {
-      const bool fused = wgmma::fuses_epilogue(q.device(), input, p);
-      wgmma::run(q, input, p);
-      if (!fused) bias_relu(q, a, 0, w.pixels);
+      if (!wgmma::run(q, input, p)) bias_relu(q, a, 0, w.pixels);
       return;
     }
   }

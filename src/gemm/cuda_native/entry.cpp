@@ -88,10 +88,15 @@ void run_cuda_native(Queue& queue, std::string_view config, bool ta, bool tb, co
   if constexpr (std::is_same_v<T, float>) {
     const cuda_wgmma::Problem w = cuda_wgmma::problem_of(ta, tb, p);
     using cuda_wgmma::Input;
-    if (k.wgmma != Wgmma::none) return cuda_wgmma::run(queue, k.wgmma == Wgmma::tf32 ? Input::tf32 : Input::tf32x3, w);
+    if (k.wgmma != Wgmma::none) {
+      cuda_wgmma::run(queue, k.wgmma == Wgmma::tf32 ? Input::tf32 : Input::tf32x3, w);
+      return;
+    }
     // auto: 3xTF32 on wgmma at a precision that allows the tensor cores (wgmma_wins), as at the default one.
-    if (k.automatic && p.precision != Precision::ieee && wgmma_wins(queue.device(), Input::tf32x3, w))
-      return cuda_wgmma::run(queue, Input::tf32x3, w);
+    if (k.automatic && p.precision != Precision::ieee && wgmma_wins(queue.device(), Input::tf32x3, w)) {
+      cuda_wgmma::run(queue, Input::tf32x3, w);
+      return;
+    }
   }
   const Family kernel = k.automatic ? cuda_native::choose(p.m, p.n, p.k, p.batch, p.precision != Precision::ieee)
                                     : k.kernel;

@@ -149,7 +149,21 @@ constexpr int max_splits = 16;
 constexpr std::int64_t max_counters = std::int64_t(1) << 20;   // 4 MiB of counters at most, split k's order
 constexpr int max_tf32x3_columns = 128;   // its two accumulators of 256 columns would not fit the registers
 
-Plan plan_for(Input input, const Problem& p, int multiprocessors) {
+// A convolution's epilogue left to the caller's pass after the product (conv2d's bias_relu), where the kernel
+// does not apply it as it writes C: about a launch, plus C read and written (and the residual read) at the copy
+// rate. On the H100 the pass cost a median 2.9 us after the 16 ResNet-50 layers implicit_wgmma ran at tf32 (C of
+// 0.05-1.6 MB; data/results/h100-2026-11-28-epilogue/): as much as splitting k gains on many layers.
+constexpr double epilogue_pass_us = 2.5, epilogue_pass_us_per_byte = 1 / 2.5e6;
+double epilogue_pass_cost_us(const Problem& p) {
+  const Epilogue& e = p.epilogue;
+  if (!p.windows || !(e.bias || e.residual || e.relu) || p.beta != 0.f || !epilogue_fusion_allowed()) return 0;
+  const double values = double(p.m) * double(p.n) * double(p.batch);
+  return epilogue_pass_us + epilogue_pass_us_per_byte * 4.0 * values * (e.residual ? 3 : 2);
+}
+
+// pass_us: what a plan whose kernel cannot apply the problem's epilogue pays for the pass after it (split k, or
+// the kernel of 256 columns with A in registers); 0 where there is none.
+Plan plan_for(Input input, const Problem& p, int multiprocessors, double pass_us = 0, bool a_registers = false) {
   const std::int64_t k_tiles = (p.k + k_tile_of(input) - 1) / k_tile_of(input);
   Plan best;
   double best_us = -1;
@@ -171,6 +185,7 @@ Plan plan_for(Input input, const Problem& p, int multiprocessors) {
       const double rounds = double((tiles * splits + multiprocessors - 1) / multiprocessors);
       double us = fill_us + rounds * (double(per_split) * k_tile_us + epilogue_us_per_128_columns * w.columns / 128);
       if (splits > 1) us += split_us + c_us_per_byte * 4.0 * double(splits * p.m * p.n * p.batch);
+      if (splits > 1 || !epilogue_fusable(w.columns, a_registers, true)) us += pass_us;
       if (best_us < 0 || us < best_us) best = {w.columns, splits, us}, best_us = us;
     }
   }
@@ -273,9 +288,13 @@ bool windows_by_engine(const Windows& w) {
 // the way and the tensor cores read in place. B (the filter, out_c contiguous) rewritten as K-major TF32 rows.
 // Never transposed: C's rows are the pixels.
 Route windows_route(const Device& device, Input input, const Problem& p) {
-  Route r{Kernel::wgmma, plan_for(input, p, device.properties().compute_units), false, !p.b_rows};
-  r.plan.a_chunk = windows_by_engine(*p.windows) && forced_copy() != "threads" ? 0 : windows_chunk(*p.windows);
-  r.plan.a_registers = input == Input::tf32x3 || r.plan.a_chunk || windows_in_registers();
+  const int a_chunk = windows_by_engine(*p.windows) && forced_copy() != "threads" ? 0 : windows_chunk(*p.windows);
+  const bool a_registers = input == Input::tf32x3 || a_chunk || windows_in_registers();
+  Route r{Kernel::wgmma,
+          plan_for(input, p, device.properties().compute_units, epilogue_pass_cost_us(p), a_registers), false,
+          !p.b_rows};
+  r.plan.a_chunk = a_chunk;
+  r.plan.a_registers = a_registers;
   r.plan.c_store = c_store_of(p);
   r.plan.fused_epilogue = r.plan.splits == 1 && p.beta == 0.f && epilogue_fusion_allowed() &&
                           epilogue_fusable(r.plan.columns, r.plan.a_registers, true);
@@ -452,12 +471,15 @@ std::string kernel_for(const Device& device, Input input, const Problem& p) {
   return name;
 }
 
-void run(Queue& queue, Input input, const Problem& original) {
+bool run(Queue& queue, Input input, const Problem& original) {
   const auto stream = static_cast<cudaStream_t>(queue.native_stream());
   const Route r = route_for(queue.device(), input, original);
-  if (r.kernel == Kernel::simt) return launch_simt(input, original, stream);
-  if (r.kernel == Kernel::small_k) return launch_small_k(input, original, stream);
-  if (r.kernel == Kernel::gemv) return launch_gemv(input, r.swap ? transposed(original) : original, stream);
+  if (r.kernel != Kernel::wgmma) {   // kernels without an epilogue
+    if (r.kernel == Kernel::simt) launch_simt(input, original, stream);
+    else if (r.kernel == Kernel::small_k) launch_small_k(input, original, stream);
+    else launch_gemv(input, r.swap ? transposed(original) : original, stream);
+    return false;
+  }
   Problem p = r.swap ? transposed(original) : original;
   const std::int64_t segment_k = segment_of(input, p.k);
   // Operands the pipeline cannot read as they are, rewritten into scratch memory (kept until the kernels that
@@ -476,6 +498,7 @@ void run(Queue& queue, Input input, const Problem& original) {
         }));
   }
   launch_wgmma(input, r.plan, p, segment_k, queue.device().properties().compute_units, counters, stream);
+  return r.plan.fused_epilogue;
 }
 
 }  // namespace portkern::gemm_impl::cuda_wgmma

@@ -127,8 +127,9 @@ double estimated_us(const Device& device, Input input, const Problem& p);
 // Runs on the queue's stream (its device current); m, n, k, batch > 0 (the caller's quick returns), arguments
 // already checked, `applies`. fp32 operands the TF32 instructions cannot read (and those PORTKERN_WGMMA_COPY=repack
 // sends there) are first rewritten into the queue's scratch memory as K-major TF32 rows. Errors throw
-// portkern::Error.
-void run(Queue& queue, Input input, const Problem& p);
+// portkern::Error. Returns whether it applied p.epilogue as it wrote C (fuses_epilogue's answer, from the same
+// route): where not, the caller applies it after.
+bool run(Queue& queue, Input input, const Problem& p);
 
 // The kernel `run` launches for `p` on `device`: "wgmma_128x<BN>" (fp32 inputs: "wgmma_tf32_128x<BN>",
 // "wgmma_tf32x3_128x<BN>"), with "_split<S>" when k is split into S parts, "_a_in_registers" when A is

@@ -41,10 +41,12 @@
 // waits for a part already past its products, so no part waits for a block that has not started. With beta = 1
 // every part adds at once.
 //
-// The convolution's epilogue (Windows kernels, Output::epilogue): where k is not split and beta is 0, each value of C
+// The convolution's epilogue (Finish kernels, Output::epilogue): where k is not split and beta is 0, each value of C
 // gets its residual, its column's bias and ReLU as it is written, through the copy engine or by the threads; no
-// pass over the output after the product (launch.hpp's epilogue_fusable: not the 256-column kernel with A in
-// registers, whose consumers have no registers to spare).
+// pass over the output after the product (launch.hpp's epilogue_fusable: windows kernels, not the 256-column one with
+// A in registers, whose consumers have no registers to spare). A kernel of its own, launched only for those calls:
+// compiled into every windows kernel, finish() made split products 2.4x slower on the H100 (VGG-16 conv3_2 at tf32,
+// 164 -> 67 TFLOP/s; data/results/h100-2026-11-28-epilogue/), though ptxas reported the same registers.
 //
 // Launched early (programmatic dependent launch): a block initialises its barriers and prefetches its tensor maps
 // while the stream's previous kernel may still run, then waits for it (griddepcontrol.wait) before any access to
@@ -463,9 +465,9 @@ __device__ __forceinline__ void arrive(std::uint32_t* counter, std::uint32_t cou
 // 1, or 3 for 3xTF32; ARegisters: A's fragments multiplied from registers (fp32 inputs).
 // Threads: whether by_threads may name operands (a kernel without it is the copy engine's alone, compiled as if
 // copies by threads did not exist). Windows: A is by_threads.windows (fp32, K-major; by threads into registers, or
-// im2col boxes).
+// im2col boxes). Finish: each value of C through finish() as it is written (the header; epilogue_fusable kernels).
 template <class Type, int BN, int Stages, bool AKMajor, bool BKMajor, int Passes = 1, bool ARegisters = false,
-          bool Threads = false, bool Windows = false>
+          bool Threads = false, bool Windows = false, bool Finish = false>
 __global__ void __launch_bounds__(threads, 1)
     gemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
          const __grid_constant__ CUtensorMap map_c, const Output out, const ThreadCopies by_threads) {
@@ -707,8 +709,8 @@ __global__ void __launch_bounds__(threads, 1)
       // The accumulator layout of m64nN: thread (warp, lane) holds rows warp*16 + lane/4 (+8) and, per 8
       // columns j, columns 8j + 2*(lane%4) (+1): d[4j + 2h + q] is row +8h, column +q.
       if (out.store != CStore::threads) {
-        constexpr bool finishes = epilogue_fusable<BN, ARegisters, Windows>();
-        store_by_engine<BN, finishes>(d, epilogue + consumer * 2 * slab_bytes, map_c, out,
+        static_assert(!Finish || epilogue_fusable<BN, ARegisters, Windows>());
+        store_by_engine<BN, Finish>(d, epilogue + consumer * 2 * slab_bytes, map_c, out,
                                       adds ? CStore::engine_add : out.store, item.tm * block_m + consumer * atom_rows,
                                       item.tn * BN, item.problem, consumer, warp, lane);
       } else {
@@ -728,7 +730,7 @@ __global__ void __launch_bounds__(threads, 1)
                 float* const at = c + row * row_step + col * col_step;
                 const float v = out.alpha * d[4 * j + 2 * h + q];
                 if (adds) atomicAdd(at, v);
-                else if constexpr (epilogue_fusable<BN, ARegisters, Windows>())
+                else if constexpr (Finish)
                   *at = finish(out.beta == 0.f ? v : v + out.beta * *at, out, row, col, item.problem);
                 else *at = out.beta == 0.f ? v : v + out.beta * *at;
               }

@@ -117,13 +117,13 @@ CUtensorMap windows_map(const Windows& w, CUtensorMapDataType type) {
 }
 
 template <class Type, int BN, bool AKMajor, bool BKMajor, int Passes, bool ARegisters, bool Threads,
-          bool Windows = false>
+          bool Windows = false, bool Finish = false>
 void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, int multiprocessors,
                    std::uint32_t* counters, cudaStream_t stream) {
   constexpr int b_parts = ARegisters && Passes == 3 ? 2 : 1, stage_passes = ARegisters ? 1 : Passes;
   constexpr int Stages = kernel::stages_for(BN, b_parts);
   using L = kernel::Layout<Type, BN, Stages, b_parts>;
-  auto* const k = &kernel::gemm<Type, BN, Stages, AKMajor, BKMajor, Passes, ARegisters, Threads, Windows>;
+  auto* const k = &kernel::gemm<Type, BN, Stages, AKMajor, BKMajor, Passes, ARegisters, Threads, Windows, Finish>;
   static std::once_flag raised;
   std::call_once(raised, [&] {
     check(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, L::smem_bytes),
@@ -184,8 +184,8 @@ void launch_kernel(const Problem& p, const Plan& plan, std::int64_t segment_k, i
                      int((p.m + kernel::block_m - 1) / kernel::block_m), int((p.n + BN - 1) / BN),
                      k_tiles, splits, per_split * stage_passes, int(segment_k), 0, 0, p.c_transposed, store,
                      ordered ? counters : nullptr, plan.fused_epilogue ? p.epilogue : Epilogue{}};
-  if (plan.fused_epilogue && (!epilogue_fusable<BN, ARegisters, Windows>() || plan.splits != 1 || p.beta != 0.f))
-    fail(who, "the epilogue is fused only into windows' unsplit products with beta 0, by the kernels that can");
+  if (plan.fused_epilogue != Finish || (Finish && (plan.splits != 1 || p.beta != 0.f)))
+    fail(who, "the epilogue is fused only into windows' unsplit products with beta 0, by the kernels that apply it");
   // Items of one launch fit an int.
   const std::int64_t per_problem = std::int64_t(out.tiles_m) * out.tiles_n * splits;
   const std::int64_t per_launch = std::max<std::int64_t>(1, (std::int64_t(1) << 31) / per_problem - 1);
@@ -228,16 +228,23 @@ void launch_fp32(const Problem& p, Plan plan, std::int64_t segment_k, int multip
   if (p.windows) {   // A as windows: K-major; in registers, but TF32 boxes of the copy engine read in place
     if (!a_k || p.trans_b || (!plan.a_registers && (x3 || plan.a_chunk)))
       fail(who, "windows are A's, in registers but for TF32 by the copy engine");
+    // The kernel that applies the epilogue where the plan fuses it, else the one without (launch_kernel checks).
+    auto windows = [&]<int Passes, bool ARegisters>() {
+      if constexpr (epilogue_fusable<BN, ARegisters, true>()) {
+        if (plan.fused_epilogue)
+          return launch_kernel<Tf32, BN, true, true, Passes, ARegisters, true, true, true>(
+              p, plan, segment_k, multiprocessors, counters, stream);
+      }
+      launch_kernel<Tf32, BN, true, true, Passes, ARegisters, true, true>(p, plan, segment_k, multiprocessors, counters,
+                                                                         stream);
+    };
     if constexpr (BN <= 128) {
-      if (x3)
-        return launch_kernel<Tf32, BN, true, true, 3, true, true, true>(p, plan, segment_k, multiprocessors, counters,
-                                                                        stream);
+      if (x3) return windows.template operator()<3, true>();
     } else {
       if (x3) fail(who, "3xTF32 runs on tiles of 64 or 128 columns");
     }
-    if (!plan.a_registers)
-      return launch_kernel<Tf32, BN, true, true, 1, false, true, true>(p, plan, 0, multiprocessors, counters, stream);
-    return launch_kernel<Tf32, BN, true, true, 1, true, true, true>(p, plan, 0, multiprocessors, counters, stream);
+    if (!plan.a_registers) return windows.template operator()<1, false>();
+    return windows.template operator()<1, true>();
   }
   if (p.trans_b || (!a_k && !plan.a_registers))
     fail(who, "TF32 operands must have k contiguous (wgmma_gemm.cpp rewrites them)");
