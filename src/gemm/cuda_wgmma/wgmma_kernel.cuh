@@ -45,8 +45,9 @@
 // gets its residual, its column's bias and ReLU as it is written, through the copy engine or by the threads; no
 // pass over the output after the product (launch.hpp's epilogue_fusable: windows kernels, not the 256-column one with
 // A in registers, whose consumers have no registers to spare). A kernel of its own, launched only for those calls:
-// compiled into every windows kernel, finish() made split products 2.4x slower on the H100 (VGG-16 conv3_2 at tf32,
-// 164 -> 67 TFLOP/s; data/results/h100-2026-11-28-epilogue/), though ptxas reported the same registers.
+// compiled into every windows kernel, finish() made VGG-16's layers 1.2-2.4x slower on the H100 at tf32, most where
+// k is split (conv3_2 164 -> 67 TFLOP/s; data/results/h100-2026-11-28-epilogue/), though ptxas reported the same
+// registers and stack.
 //
 // Launched early (programmatic dependent launch): a block initialises its barriers and prefetches its tensor maps
 // while the stream's previous kernel may still run, then waits for it (griddepcontrol.wait) before any access to
