@@ -83,7 +83,7 @@ struct Problem {
   // 3xTF32 alike, never rewritten; the product is then never transposed.
   bool b_rows = false;
   // Windows: the epilogue, applied as C is written where fuses_epilogue says so (else the caller's to apply).
-  Epilogue epilogue;
+  Epilogue epilogue{};
 };
 
 // B of fp32 products prepared once, for a B multiplied by in many calls (a convolution's filter): op(B) as the
