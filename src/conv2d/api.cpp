@@ -95,7 +95,7 @@ namespace {
 // Whether the device multiplies fp32 on the wgmma pipeline, whose rows of the filter a packed filter holds.
 bool has_tensor_core_rows(const Device& device) {
 #if PORTKERN_HAVE_CUDA
-  return device.is_cuda() && device.properties().arch == "sm_90";
+  return gemm_impl::cuda_wgmma::has_wgmma(device);
 #else
   return (void)device, false;
 #endif

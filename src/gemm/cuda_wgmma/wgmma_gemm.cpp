@@ -156,7 +156,7 @@ constexpr int max_tf32x3_columns = 128;   // its two accumulators of 256 columns
 constexpr double epilogue_pass_us = 2.5, epilogue_pass_us_per_byte = 1 / 2.5e6;
 double epilogue_pass_cost_us(const Problem& p) {
   const Epilogue& e = p.epilogue;
-  if (!p.windows || !(e.bias || e.residual || e.relu) || p.beta != 0.f || !epilogue_fusion_allowed()) return 0;
+  if (!p.windows || !e.any() || p.beta != 0.f || !epilogue_fusion_allowed()) return 0;
   const double values = double(p.m) * double(p.n) * double(p.batch);
   return epilogue_pass_us + epilogue_pass_us_per_byte * 4.0 * values * (e.residual ? 3 : 2);
 }
@@ -201,7 +201,6 @@ struct Route {
   bool swap = false;   // the kernels compute C^T = op(B)^T op(A)^T (transposed())
 };
 
-bool hopper(const Device& device) { return device.properties().arch == "sm_90"; }
 
 // The same product with the operands' roles exchanged: C^T (n x m) = op(B)^T op(A)^T, written into C's storage
 // transposed. A product of few rows thereby takes its large B as the A read into registers, never rewritten.
@@ -349,7 +348,7 @@ Route route_for(const Device& device, Input input, const Problem& p) {
       return r;
     }
     if ((f.empty() && small_k_wins(p)) || (f == "small_k" && small_k_fits(p))) return {Kernel::small_k, {}};
-    if (!hopper(device) || !fits(input, p)) return {};
+    if (!has_wgmma(device) || !fits(input, p)) return {};
   }
   const auto plain_route = fp32_inputs(input) ? fp32_route : half_route;
   auto route = [&](const Device& device, Input input, const Problem& p) {   // C is the same storage either way
@@ -447,9 +446,11 @@ bool fuses_epilogue(const Device& device, Input input, const Problem& p) {
   return p.windows && route_for(device, input, p).plan.fused_epilogue;
 }
 
+bool has_wgmma(const Device& device) { return device.is_cuda() && device.properties().arch == "sm_90"; }
+
 bool applies(const Device& device, Input input, const Problem& p) {
   if (p.windows && (!fp32_inputs(input) || p.batch != 1 || !windows_fit(*p.windows, p.n))) return false;
-  return !fp32_inputs(input) || (device.is_cuda() && hopper(device) && fits(input, p));
+  return !fp32_inputs(input) || (has_wgmma(device) && fits(input, p));
 }
 
 std::string kernel_for(const Device& device, Input input, const Problem& p) {
@@ -464,7 +465,7 @@ std::string kernel_for(const Device& device, Input input, const Problem& p) {
   if (r.plan.a_chunk && !p.windows) name += "_a_by_threads";
   if (r.plan.b_chunk) name += "_b_by_threads";
   if (p.windows) name += r.plan.a_chunk ? "_windows_by_threads" : "_windows";
-  if (r.plan.fused_epilogue && (p.epilogue.bias || p.epilogue.residual || p.epilogue.relu)) name += "_epilogue";
+  if (r.plan.fused_epilogue && p.epilogue.any()) name += "_epilogue";
   if (r.swap) name += "_swapped";
   if (r.plan.c_store == CStore::threads) name += "_c_by_threads";
   if ((r.repack_a || r.repack_b) && input != Input::tf32x3) name += "_repacked";   // 3xTF32 always rewrites B

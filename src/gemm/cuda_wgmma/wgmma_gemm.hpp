@@ -61,6 +61,8 @@ struct Epilogue {
   const float* bias = nullptr;
   const float* residual = nullptr;
   bool relu = false;
+
+  bool any() const { return bias || residual || relu; }
 };
 
 struct Problem {
@@ -115,6 +117,9 @@ bool windows_fit(const Windows& w, std::int64_t out_c);
 // columns with A in registers; not with PORTKERN_WGMMA_EPILOGUE=pass, for measurement): where not, the caller
 // applies it after. Requires `applies`.
 bool fuses_epilogue(const Device& device, Input input, const Problem& p);
+
+// Whether `device` has the wgmma instructions (compute capability 9.0), which fp32 inputs need.
+bool has_wgmma(const Device& device);
 
 // Whether `run` takes p on `device`: always for 16-bit inputs; fp32 ones (TF32, 3xTF32) need compute capability
 // 9.0 (they have no fallback: the caller's other kernels serve other GPUs).

@@ -730,10 +730,13 @@ __global__ void __launch_bounds__(threads, 1)
               if (row < out.m && col < out.n) {
                 float* const at = c + row * row_step + col * col_step;
                 const float v = out.alpha * d[4 * j + 2 * h + q];
-                if (adds) atomicAdd(at, v);
-                else if constexpr (Finish)
-                  *at = finish(out.beta == 0.f ? v : v + out.beta * *at, out, row, col, item.problem);
-                else *at = out.beta == 0.f ? v : v + out.beta * *at;
+                if (adds) {
+                  atomicAdd(at, v);
+                } else {
+                  float value = out.beta == 0.f ? v : v + out.beta * *at;
+                  if constexpr (Finish) value = finish(value, out, row, col, item.problem);
+                  *at = value;
+                }
               }
             }
       }
