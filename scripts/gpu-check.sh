@@ -12,8 +12,9 @@
 # operators of the `ops` part (default: every one in src/ops).
 # TESTS=all|gpu|none picks the CTest runs, GEMM_SETS (default "square seed nets tiled") the GEMM benchmark's sets
 # (or shape CSV files), GEMM_PRECISIONS (default "accurate") the precisions they run at (portkern/precision.hpp;
-# files of a precision other than accurate end in -<precision>), CONV_PRECISIONS likewise for conv2d; CONV_NETS (default "vgg16 resnet50") and CONV_BATCHES (default "1 4") the conv2d runs; NET_BATCHES (default 1) and
-# NET_PRECISIONS (default "accurate tf32") the networks against PyTorch on the GPU, NET_CPU_BATCHES (default "1 16")
+# files of a precision other than accurate end in -<precision>), CONV_PRECISIONS likewise for conv2d; CONV_NETS (default "vgg16 resnet50") and CONV_BATCHES (default "1 4") the conv2d runs (CONV_EPILOGUE=1 times each
+# pick again with a bias, a residual and ReLU: the fused epilogue's cost); NET_BATCHES (default 1) and
+# NET_PRECISIONS (default "accurate tf32") the networks against PyTorch on the GPU, NET_CPU_BATCHES (default "1 16", empty for none)
 # on the host's CPU.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -118,7 +119,8 @@ tag=""
 for net in ${CONV_NETS:-vgg16 resnet50}; do
   for batch in ${CONV_BATCHES:-1 4}; do
     name="conv2d-cuda-$net-b$batch$tag"
-    ./build/portkern bench conv2d --device cuda:0 --net $net --batch $batch --precision $precision --json "$out/$name.json" > "$out/$name.txt" 2>&1
+    ./build/portkern bench conv2d --device cuda:0 --net $net --batch $batch --precision $precision \
+      ${CONV_EPILOGUE:+--epilogue} --json "$out/$name.json" > "$out/$name.txt" 2>&1
     tail -3 "$out/$name.txt" | head -2
   done
 done
@@ -135,7 +137,7 @@ if want net; then   # whole networks (portkern run) against PyTorch on the same 
       echo "torch_net b$batch $precision exit $?"; tail -12 "$out/$name.txt"
     done
   done
-  for batch in ${NET_CPU_BATCHES:-1 16}; do   # the host's CPU: PyTorch on all its cores beside portkern's back ends
+  for batch in ${NET_CPU_BATCHES-1 16}; do   # the host's CPU: PyTorch on all its cores beside portkern's back ends
     name="net-torch-cpu-b$batch"
     python3 tools/net/torch_net.py --portkern build/portkern --device cpu --batch $batch --modes deployed vendor \
       --repeats ${NET_CPU_REPEATS:-10} --json "$out/$name.json" > "$out/$name.txt" 2>&1

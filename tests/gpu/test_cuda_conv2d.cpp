@@ -74,7 +74,7 @@ TEST(Conv2dCudaApi, ImplicitWgmmaMatchesFloat64) {
       {conv_desc(1, 37, 41, 3, 64, 7, 7, 2, 2, {3, 3, 3, 3}, 1, 1, true), true, "7x7 stride 2, 3 channels"},
       {conv_desc(2, 23, 19, 6, 96, 3, 3, 1, 1, {1, 1, 1, 1}), false, "3x3, 6 channels, batch 2"},
       {conv_desc(3, 14, 15, 64, 130, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), true, "3x3, 64 -> 130, batch 3", true},
-      {conv_desc(1, 7, 7, 256, 96, 3, 3, 1, 1, {1, 1, 1, 1}), false, "3x3 on 49 pixels, depth 2304"},
+      {conv_desc(1, 7, 7, 256, 96, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), true, "3x3 on 49 pixels, depth 2304", true},
       {conv_desc(2, 29, 31, 68, 64, 3, 3, 2, 2, {0, 1, 1, 0}), true, "3x3 stride 2, asymmetric pad"},
       {conv_desc(1, 17, 16, 32, 256, 1, 1, 1, 1, {0, 0, 0, 0}), false, "1x1, 256 outputs"},
   };
@@ -96,7 +96,8 @@ TEST(Conv2dCudaApi, ImplicitWgmmaMatchesFloat64) {
     unsetenv("PORTKERN_WGMMA_SPLITS");
   }
 #if PORTKERN_HAVE_CUDA
-  // The kernel applies the epilogue where k is not split (and not when told to leave it to a pass).
+  // The kernel applies the epilogue where k is not split (and not when told to leave it to a pass); a call without
+  // one runs the kernel without it.
   if (hopper()) {
     namespace wgmma = gemm_impl::cuda_wgmma;
     Buffer<float> image(Device::cuda(0), 28 * 28 * 256), out(Device::cuda(0), 28 * 28 * 256);
@@ -113,6 +114,8 @@ TEST(Conv2dCudaApi, ImplicitWgmmaMatchesFloat64) {
       unsetenv("PORTKERN_WGMMA_SPLITS");
       unsetenv("PORTKERN_WGMMA_EPILOGUE");
     }
+    p.epilogue = {};
+    EXPECT_FALSE(wgmma::fuses_epilogue(Device::cuda(0), wgmma::Input::tf32, p));
   }
 #endif
   // On the H100 a packed filter holds the rows (and the networks and benchmarks pack it), elsewhere it does not.

@@ -33,7 +33,7 @@ struct Plan {
   // (4, 8 or 16; 0: by the copy engine; wgmma_kernel.cuh's ThreadCopy).
   int a_chunk = 0, b_chunk = 0;
   CStore c_store = CStore::threads;
-  bool fused_epilogue = false;   // the problem's epilogue applied as C is written (windows, k unsplit, beta 0)
+  bool fused_epilogue = false;   // the problem's epilogue (not empty) applied as C is written (windows, k unsplit, beta 0)
 };
 
 // Whether a kernel can apply a convolution's epilogue as it writes C (Plan::fused_epilogue): the windows kernels

@@ -295,7 +295,7 @@ Route windows_route(const Device& device, Input input, const Problem& p) {
   r.plan.a_chunk = a_chunk;
   r.plan.a_registers = a_registers;
   r.plan.c_store = c_store_of(p);
-  r.plan.fused_epilogue = r.plan.splits == 1 && p.beta == 0.f && epilogue_fusion_allowed() &&
+  r.plan.fused_epilogue = p.epilogue.any() && r.plan.splits == 1 && p.beta == 0.f && epilogue_fusion_allowed() &&
                           epilogue_fusable(r.plan.columns, r.plan.a_registers, true);
   return r;
 }
@@ -465,7 +465,7 @@ std::string kernel_for(const Device& device, Input input, const Problem& p) {
   if (r.plan.a_chunk && !p.windows) name += "_a_by_threads";
   if (r.plan.b_chunk) name += "_b_by_threads";
   if (p.windows) name += r.plan.a_chunk ? "_windows_by_threads" : "_windows";
-  if (r.plan.fused_epilogue && p.epilogue.any()) name += "_epilogue";
+  if (r.plan.fused_epilogue) name += "_epilogue";
   if (r.swap) name += "_swapped";
   if (r.plan.c_store == CStore::threads) name += "_c_by_threads";
   if ((r.repack_a || r.repack_b) && input != Input::tf32x3) name += "_repacked";   // 3xTF32 always rewrites B

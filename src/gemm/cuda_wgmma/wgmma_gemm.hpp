@@ -113,9 +113,9 @@ Problem convolution(const Windows& windows, const float* filter, std::int64_t ou
 // Whether a convolution's coordinates fit the kernels' 32-bit ones and its image is aligned to 4 bytes.
 bool windows_fit(const Windows& w, std::int64_t out_c);
 
-// Whether `run` applies p.epilogue as it writes C (windows, k not split, beta 0, and not the kernel of 256
-// columns with A in registers; not with PORTKERN_WGMMA_EPILOGUE=pass, for measurement): where not, the caller
-// applies it after. Requires `applies`.
+// Whether `run` applies p.epilogue as it writes C (a non-empty one, windows, k not split, beta 0, and not the kernel
+// of 256 columns with A in registers; not with PORTKERN_WGMMA_EPILOGUE=pass, for measurement): where not, the
+// caller applies it after. Requires `applies`. Calls without an epilogue run the kernels without finish().
 bool fuses_epilogue(const Device& device, Input input, const Problem& p);
 
 // Whether `device` has the wgmma instructions (compute capability 9.0), which fp32 inputs need.

@@ -44,10 +44,11 @@
 // The convolution's epilogue (Finish kernels, Output::epilogue): where k is not split and beta is 0, each value of C
 // gets its residual, its column's bias and ReLU as it is written, through the copy engine or by the threads; no
 // pass over the output after the product (launch.hpp's epilogue_fusable: windows kernels, not the 256-column one with
-// A in registers, whose consumers have no registers to spare). A kernel of its own, launched only for those calls:
-// compiled into every windows kernel, finish() made VGG-16's layers 1.2-2.4x slower on the H100 at tf32, most where
-// k is split (conv3_2 164 -> 67 TFLOP/s; data/results/h100-2026-11-28-epilogue/), though ptxas reported the same
-// registers and stack.
+// A in registers, whose consumers have no registers to spare). The residual under a tile is fetched into L2 as its
+// products start. A kernel of its own, launched only for those calls: compiled into every windows kernel, finish()
+// made VGG-16's layers 1.2-2.4x slower on the H100 at tf32, most where k is split (conv3_2 164 -> 67 TFLOP/s;
+// data/results/h100-2026-11-28-epilogue/), though ptxas reported the same registers and stack. So did a Finish
+// kernel that let a split product's last part apply the epilogue (about 3x; data/results/h100-2026-11-28-fused/).
 //
 // Launched early (programmatic dependent launch): a block initialises its barriers and prefetches its tensor maps
 // while the stream's previous kernel may still run, then waits for it (griddepcontrol.wait) before any access to
@@ -142,7 +143,7 @@ struct Output {
   bool c_transposed;   // C(row, col) at c[col + row * ldc]
   CStore store;   // how an unsplit product, or a split one's first part, writes C
   std::uint32_t* counters;   // split k with beta != 1: counters_for(tiles of all problems), zero; else nullptr
-  Epilogue epilogue;   // Windows kernels, k unsplit, beta 0: applied to each value of C as it is written (finish)
+  Epilogue epilogue;   // Finish kernels (k unsplit, beta 0): applied to each value of C as it is written (finish)
 };
 
 // An operand copied by the producer's threads (the kernel's header): `inner` values contiguous (k where it is
@@ -360,16 +361,47 @@ __device__ __forceinline__ void copy_windows(std::uint8_t* tile, const Windows& 
   else copy_windows<4>(tile, w, row, k0, line);
 }
 
-// The convolution's epilogue on value (row, col) of C (wgmma_gemm.hpp's Epilogue): plus the residual at the same
-// place, plus the column's bias, then ReLU; the value as it is where the epilogue is empty.
-__device__ __forceinline__ float finish(float v, const Output& out, std::int64_t row, std::int64_t col, int problem) {
+// The convolution's epilogue (wgmma_gemm.hpp's Epilogue) on value (row, col) of C: plus the residual at the same
+// place, plus the column's bias, then ReLU. Its operands are loaded apart from finish(), ahead of the stores of C:
+// loads interleaved with those stores (which, for all the compiler knows, may alias them) each waited for a
+// round trip to memory, and made the fused epilogue cost more than the pass it replaces (VGG-16 conv1_2 at tf32:
+// 33 -> 51 us; data/results/h100-2026-11-28-fused/).
+struct Addends {
+  float residual = 0.f, bias = 0.f;   // 0 where the epilogue has none, or (row, col) is outside C
+};
+__device__ __forceinline__ Addends addends_of(const Output& out, std::int64_t row, std::int64_t col, int problem) {
   const Epilogue& e = out.epilogue;
-  if (e.residual && row < out.m && col < out.n) {
+  Addends a;
+  if (row < out.m && col < out.n) {
     const std::int64_t at = out.c_transposed ? col + row * out.ldc : row + col * out.ldc;
-    v += e.residual[std::int64_t(problem) * out.stride_c + at];
+    if (e.residual) a.residual = e.residual[std::int64_t(problem) * out.stride_c + at];
+    if (e.bias) a.bias = e.bias[col];
   }
-  if (e.bias && col < out.n) v += e.bias[col];
-  return e.relu && v < 0.f ? 0.f : v;
+  return a;
+}
+__device__ __forceinline__ float finish(float v, Addends a, bool relu) {
+  v += a.residual;
+  v += a.bias;
+  return relu && v < 0.f ? 0.f : v;
+}
+
+// The residual under a consumer's 64 rows x BN columns of a tile, fetched into L2 as its products start (Finish):
+// 2 * BN lines of 128 bytes, two a thread, read back by its epilogue.
+template <int BN>
+__device__ __forceinline__ void prefetch_residual(const Output& out, std::int64_t row0, std::int64_t col0, int problem,
+                                                  int thread) {
+  const float* const residual = out.epilogue.residual;
+  if (!residual) return;
+#pragma unroll
+  for (int i = thread; i < 2 * BN; i += 128) {
+    // A line: 32 values along C's contiguous dimension (columns where transposed, else rows).
+    const std::int64_t row = out.c_transposed ? row0 + i / (BN / 32) : row0 + 32 * (i % 2);
+    const std::int64_t col = out.c_transposed ? col0 + 32 * (i % (BN / 32)) : col0 + i / 2;
+    if (row >= out.m || col >= out.n) continue;
+    const float* const at =
+        residual + std::int64_t(problem) * out.stride_c + (out.c_transposed ? col + row * out.ldc : row + col * out.ldc);
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(at));
+  }
 }
 
 // The consumer warpgroup's 64 rows x BN columns of C (its accumulators d, times alpha) through the copy engine
@@ -393,9 +425,33 @@ __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::u
                             : (row / box_values) * box_bytes + col * row_bytes +
                                   ((((row % box_values) >> 2) ^ (col & 7)) << 4) + (row & 3) * 4;
   };
+  // Finish: the epilogue's operands of a slab's 16 values of this thread, loaded together (addends_of's note): for
+  // the next slab before this one is stored, but by the 256-column kernel (whose accumulators leave no registers
+  // for two slabs' operands) as its slab starts.
+  constexpr bool ahead = Finish && BN <= 128;
+  auto gather = [&](int slab, Addends (&into)[16]) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int q = 0; q < 2; ++q)
+          into[4 * j + 2 * h + q] = addends_of(out, row0 + warp * 16 + lane / 4 + 8 * h,
+                                               col0 + slab_columns * slab + 8 * j + 2 * (lane % 4) + q, problem);
+  };
+  Addends next[ahead ? 16 : 1];
+  if constexpr (ahead) gather(0, next);
 #pragma unroll
   for (int slab = 0; slab < BN / slab_columns; ++slab) {
     std::uint8_t* const buffer = buffers + (slab & 1) * slab_bytes;   // BN / slab_columns is even
+    Addends now[Finish ? 16 : 1];
+    if constexpr (ahead) {
+#pragma unroll
+      for (int i = 0; i < 16; ++i) now[i] = next[i];
+      if (slab + 1 < BN / slab_columns) gather(slab + 1, next);
+    } else if constexpr (Finish) {
+      gather(slab, now);
+    }
     if (leader) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");   // the slab before the last one
     sync();
 #pragma unroll
@@ -406,7 +462,7 @@ __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::u
         for (int q = 0; q < 2; ++q) {
           const int row = warp * 16 + lane / 4 + 8 * h, col = 8 * j + 2 * (lane % 4) + q;
           float v = out.alpha * d[4 * (4 * slab + j) + 2 * h + q];
-          if constexpr (Finish) v = finish(v, out, row0 + row, col0 + slab_columns * slab + col, problem);
+          if constexpr (Finish) v = finish(v, now[4 * j + 2 * h + q], out.epilogue.relu);
           *reinterpret_cast<float*>(buffer + at(row, col)) = v;
         }
     // The stores are the generic proxy's: ordered before the copy engine reads the slab.
@@ -584,6 +640,9 @@ __global__ void __launch_bounds__(threads, 1)
     int step = 0;
     for (int id = blockIdx.x; id < out.items; id += gridDim.x) {
       const Item item = item_of(id, out);
+      if constexpr (Finish)
+        prefetch_residual<BN>(out, std::int64_t(item.tm) * block_m + consumer * atom_rows, std::int64_t(item.tn) * BN,
+                              item.problem, threadIdx.x % 128);
       float d[BN / 2];
 #pragma unroll
       for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
@@ -734,7 +793,7 @@ __global__ void __launch_bounds__(threads, 1)
                   atomicAdd(at, v);
                 } else {
                   float value = out.beta == 0.f ? v : v + out.beta * *at;
-                  if constexpr (Finish) value = finish(value, out, row, col, item.problem);
+                  if constexpr (Finish) value = finish(value, addends_of(out, row, col, item.problem), out.epilogue.relu);
                   *at = value;
                 }
               }
