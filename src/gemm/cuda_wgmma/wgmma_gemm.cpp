@@ -161,6 +161,12 @@ double epilogue_pass_cost_us(const Problem& p) {
   return epilogue_pass_us + epilogue_pass_us_per_byte * 4.0 * values * (e.residual ? 3 : 2);
 }
 
+// The kernels that apply the epilogue ran 10-25% slower than the same kernels without it on the H100, even where
+// the epilogue was empty (VGG-16 conv1_2 - conv3_1 at tf32; data/results/h100-2026-11-28-fused/), so a fused plan's
+// products are priced 1.2x: VGG-16 conv3_2 then splits k and leaves its epilogue to the pass (22 us + the pass
+// against 40 fused, unsplit).
+constexpr double finish_slowdown = 1.2;
+
 // pass_us: what a plan whose kernel cannot apply the problem's epilogue pays for the pass after it (split k, or
 // the kernel of 256 columns with A in registers); 0 where there is none.
 Plan plan_for(Input input, const Problem& p, int multiprocessors, double pass_us = 0, bool a_registers = false) {
@@ -186,6 +192,7 @@ Plan plan_for(Input input, const Problem& p, int multiprocessors, double pass_us
       double us = fill_us + rounds * (double(per_split) * k_tile_us + epilogue_us_per_128_columns * w.columns / 128);
       if (splits > 1) us += split_us + c_us_per_byte * 4.0 * double(splits * p.m * p.n * p.batch);
       if (splits > 1 || !epilogue_fusable(w.columns, a_registers, true)) us += pass_us;
+      else if (pass_us > 0) us = fill_us + (us - fill_us) * finish_slowdown;   // the kernel applies it
       if (best_us < 0 || us < best_us) best = {w.columns, splits, us}, best_us = us;
     }
   }
