@@ -41,6 +41,23 @@ TEST(Conv2dCpuApi, GemmAlgorithmsWithPackedFilter) {
   }
 }
 
+// im2col/in_place copies a padded image in bands of output rows, each core its share: bands of one row each (a
+// budget of a few bytes) and of the default size, one and two cores, every case (batches span images).
+TEST(Conv2dCpuApi, InPlaceBandsOfEverySize) {
+  for (const char* budget : {"0.000001", ""}) {
+    SCOPED_TRACE(std::string("PORTKERN_CONV2D_CHUNK_MB=") + budget);
+    if (*budget) setenv("PORTKERN_CONV2D_CHUNK_MB", budget, 1);
+    int applied = 0;
+    for (int threads : {1, 2})
+      for (const auto& x : conv_data()) {
+        Queue q(Device::cpu(), threads);
+        applied += check_conv2d(q, x, {"im2col", "im2col/in_place"});
+      }
+    EXPECT_GT(applied, 0);
+    unsetenv("PORTKERN_CONV2D_CHUNK_MB");
+  }
+}
+
 TEST(Conv2dCpuApi, PackedFilterIsCheckedAgainstTheDescriptor) {
   Queue q;
   std::vector<float> in(512, 1), f(512, 1), out(512, 1);

@@ -28,22 +28,33 @@ PaddedImage padded_image(const ConvArgs& a) {
   return {h, w, a.pad_top != 0 || a.pad_left != 0 || h != a.in_h || w != a.in_w};
 }
 
-// dst (batch x p.h x p.w x in_c) = the input inside a zero border.
-void pad(Queue& q, const ConvArgs& a, const PaddedImage& p, float* dst) {
-  const i64 c = a.in_c, rows = a.batch * p.h, row_floats = p.w * c;
-#pragma omp parallel for schedule(static) num_threads(q.cpu_threads()) if (rows * row_floats > (i64(1) << 15))
-  for (i64 row = 0; row < rows; ++row) {
-    float* out = dst + row * row_floats;
-    const i64 n = row / p.h, iy = row % p.h - a.pad_top;
-    if (iy < 0 || iy >= a.in_h) {
-      std::memset(out, 0, std::size_t(row_floats) * sizeof(float));
-      continue;
-    }
-    const i64 left = a.pad_left * c, inside = a.in_w * c;   // p.w >= pad_left + in_w
-    std::memset(out, 0, std::size_t(left) * sizeof(float));
-    std::memcpy(out + left, a.input + (n * a.in_h + iy) * a.in_w * c, std::size_t(inside) * sizeof(float));
-    std::memset(out + left + inside, 0, std::size_t(row_floats - left - inside) * sizeof(float));
+// Padded row `row` of image n (row - pad_top of the input, or zeros) into dst: p.w * in_c floats.
+void pad_row(const ConvArgs& a, const PaddedImage& p, i64 n, i64 row, float* dst) {
+  const i64 c = a.in_c, row_floats = p.w * c, iy = row - a.pad_top;
+  if (iy < 0 || iy >= a.in_h) {
+    std::memset(dst, 0, std::size_t(row_floats) * sizeof(float));
+    return;
   }
+  const i64 left = a.pad_left * c, inside = a.in_w * c;   // p.w >= pad_left + in_w
+  std::memset(dst, 0, std::size_t(left) * sizeof(float));
+  std::memcpy(dst + left, a.input + (n * a.in_h + iy) * a.in_w * c, std::size_t(inside) * sizeof(float));
+  std::memset(dst + left + inside, 0, std::size_t(row_floats - left - inside) * sizeof(float));
+}
+
+// Output rows [begin, end) of the batch's (image n, row y) rows, all of one image: the padded image rows their
+// windows read (a band), the offset of each pixel's patch in it, and the GEMM of those pixels on one thread.
+void run_band(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, i64 begin, i64 end,
+              float* band, i64* offsets) {
+  const i64 n = begin / a.out_h, y0 = begin % a.out_h, rows = end - begin, row_floats = p.w * a.in_c;
+  const i64 first = y0 * a.stride_h, last = std::min(p.h, (y0 + rows - 1) * a.stride_h + a.window_h);
+  for (i64 row = first; row < last; ++row) pad_row(a, p, n, row, band + (row - first) * row_floats);
+  for (i64 y = 0, pixel = 0; y < rows; ++y)
+    for (i64 x = 0; x < a.out_w; ++x) offsets[pixel++] = y * a.stride_h * row_floats + x * a.stride_w * a.in_c;
+  const i64 run = a.window_w * a.in_c, at = begin * a.out_w * a.out_c;
+  const gemm_impl::cpu_packed::PatchColumns<float> patches{band, offsets, run, row_floats - run, a.stride_w * a.in_c};
+  gemm_impl::cpu_packed::run_prepacked_patches(
+      filter.layout(), filter.data(), rows * a.out_w, 1.f, patches, 0.f, a.output + at, a.out_c, 1,
+      gemm_impl::GemmEpilogue<float>{a.bias, a.residual ? a.residual + at : nullptr, a.relu});
 }
 
 }  // namespace
@@ -51,28 +62,61 @@ void pad(Queue& q, const ConvArgs& a, const PaddedImage& p, float* dst) {
 void run_im2col_in_place(Queue& q, const ConvArgs& a) {
   const i64 width = a.window_h * a.window_w * a.in_c, pixels = a.batch * a.out_h * a.out_w;
   const PaddedImage p = padded_image(a);
+  // The filter in panels: packed once by the caller (conv2d_pack_filter), else here.
+  GemmPackedA<float> packed_here;
+  if (!a.packed_filter) packed_here = gemm_pack_a(q, Op::none, a.out_c, width, a.filter, a.out_c);
+  const GemmPackedA<float>& filter = a.packed_filter ? *a.packed_filter : packed_here;
+  const i64 run = a.window_w * a.in_c, row_floats = p.w * a.in_c, rows = a.batch * a.out_h;
+
+  // A convolution that pads reads a padded copy of the image, made in bands of output rows whose padded rows stay
+  // in the core's cache (0.5 MiB, PORTKERN_CONV2D_CHUNK_MB), each core copying and multiplying its own share of the
+  // rows (for_each_core_part). One copy of the whole image ahead of a GEMM on every core went through memory where
+  // the image outgrows the caches (Darknet-53 stage1_down, 22 MB: 0.74 -> 0.87 of oneDNN on the 2-core Xeon); the
+  // copy itself still costs 5-15% of ResNet-50's stride-2 layers (the same layers unpadded, same runs;
+  // data/results/xeon-2026-11-28-bands/). Few rows (fewer than 4 a core) are shared out by the GEMM instead, which
+  // also splits the filter's rows.
+  const i64 cores = core_parts(q, rows);
+  if (p.copied && (cores == 1 || rows >= 4 * cores)) {
+    const i64 budget = cache_chunk_bytes("PORTKERN_CONV2D_CHUNK_MB", 0.5) / i64(sizeof(float)) / row_floats;
+    const i64 chunk = std::clamp<i64>((budget - a.window_h) / a.stride_h + 1, 1, (rows + cores - 1) / cores);
+    const i64 band_rows = (chunk - 1) * a.stride_h + a.window_h;
+    const i64 band_floats = checked_mul(band_rows, row_floats, conv2d_fn, "a padded image band");
+    const i64 offset_floats = chunk * a.out_w * i64(sizeof(i64) / sizeof(float));
+    for_each_core_part(
+        q, rows, cores, "conv2d scratch (padded image band)",
+        [&](i64, i64) { return checked_add(band_floats, offset_floats, conv2d_fn, "a padded image band"); },
+        [&](Queue&, i64 begin, i64 end, float* scratch) {
+          i64* offsets = reinterpret_cast<i64*>(scratch);   // the lease is aligned for any type
+          float* band = scratch + offset_floats;
+          for (i64 r0 = begin; r0 < end;) {   // bands of one image each
+            const i64 r1 = std::min({end, r0 + chunk, (r0 / a.out_h + 1) * a.out_h});
+            run_band(a, p, filter, r0, r1, band, offsets);
+            r0 = r1;
+          }
+        });
+    return;
+  }
+
   std::optional<portkern::detail::ScratchPool::Lease> image_lease;
   const float* image = a.input;
   if (p.copied) {
     image_lease.emplace(lease_floats(q, checked_product({a.batch, p.h, p.w, a.in_c}, conv2d_fn, "the padded image"),
                                      "conv2d scratch (padded image)"));
-    image = image_lease->as<float>();
-    pad(q, a, p, image_lease->as<float>());
+    float* padded = image_lease->as<float>();
+    const i64 padded_rows = a.batch * p.h;
+#pragma omp parallel for schedule(static) num_threads(q.cpu_threads()) if (padded_rows * row_floats > (i64(1) << 15))
+    for (i64 row = 0; row < padded_rows; ++row) pad_row(a, p, row / p.h, row % p.h, padded + row * row_floats);
+    image = padded;
   }
   // Where each output pixel's patch starts in the image.
   portkern::detail::ScratchPool::Lease offsets_lease = q.scratch_pool().lease(
       checked_bytes(pixels, sizeof(i64), conv2d_fn, "patch offsets"), "conv2d scratch (patch offsets)");
   i64* offsets = offsets_lease.as<i64>();
-  for (i64 t = 0, pixel = 0; t < a.batch * a.out_h; ++t) {
+  for (i64 t = 0, pixel = 0; t < rows; ++t) {
     const i64 row = (t / a.out_h * p.h + t % a.out_h * a.stride_h) * p.w;
     for (i64 x = 0; x < a.out_w; ++x) offsets[pixel++] = (row + x * a.stride_w) * a.in_c;
   }
-  // The filter in panels: packed once by the caller (conv2d_pack_filter), else here.
-  GemmPackedA<float> packed_here;
-  if (!a.packed_filter) packed_here = gemm_pack_a(q, Op::none, a.out_c, width, a.filter, a.out_c);
-  const GemmPackedA<float>& filter = a.packed_filter ? *a.packed_filter : packed_here;
-  const i64 run = a.window_w * a.in_c;
-  const gemm_impl::cpu_packed::PatchColumns<float> patches{image, offsets, run, p.w * a.in_c - run,
+  const gemm_impl::cpu_packed::PatchColumns<float> patches{image, offsets, run, row_floats - run,
                                                           a.stride_w * a.in_c};
   gemm_impl::cpu_packed::run_prepacked_patches(filter.layout(), filter.data(), pixels, 1.f, patches, 0.f, a.output,
                                                a.out_c, q.cpu_threads(),

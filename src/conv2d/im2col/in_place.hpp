@@ -6,7 +6,8 @@
 //   registers. A patch (the column of one output pixel) is window_h runs of window_w * in_c contiguous
 //   values of the NHWC image, one per window row, a padded image row apart: the CPU's patch micro-kernels
 //   (portkern/kernel/cpu/microkernel.hpp) broadcast them straight from the image, so no patch matrix is
-//   written or read back, and the only copy is of the image into a zero border when the convolution pads.
+//   written or read back, and the only copy is of the image into a zero border when the convolution pads (in
+//   bands of output rows that stay in a core's cache, each core its own share).
 //
 // When it wins
 //   Where im2col's patch matrix is large beside the image: large windows and few channels (ResNet's 7x7/2

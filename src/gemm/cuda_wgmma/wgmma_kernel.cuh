@@ -398,9 +398,8 @@ __device__ __forceinline__ void prefetch_residual(const Output& out, std::int64_
     const std::int64_t row = out.c_transposed ? row0 + i / (BN / 32) : row0 + 32 * (i % 2);
     const std::int64_t col = out.c_transposed ? col0 + 32 * (i % (BN / 32)) : col0 + i / 2;
     if (row >= out.m || col >= out.n) continue;
-    const float* const at =
-        residual + std::int64_t(problem) * out.stride_c + (out.c_transposed ? col + row * out.ldc : row + col * out.ldc);
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(at));
+    const std::int64_t at = out.c_transposed ? col + row * out.ldc : row + col * out.ldc;
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(residual + std::int64_t(problem) * out.stride_c + at));
   }
 }
 
