@@ -255,13 +255,15 @@ inline const std::vector<ConvData>& conv_data() {
 // Runs `choice` (or, with pretransformed, conv2d_winograd on weights from winograd_transform_filter, or
 // gemm_1x1 / im2col on a filter from conv2d_pack_filter) on one
 // case on `q` (which other threads may share) and checks every output against the reference. Returns false
-// when the choice does not apply.
-inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice, bool pretransformed = false) {
+// when the choice does not apply. residual_in_output: a case's residual is given in the output itself (oneDNN's
+// sum post-op: desc.residual == output), not in a tensor of its own.
+inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice, bool pretransformed = false,
+                         bool residual_in_output = false) {
   const Device device = q.device();
   Conv2dDesc d = x.d;
   if (!conv2d_supports(device, d, choice)) return false;
   SCOPED_TRACE(describe(d) + " " + choice.config + (pretransformed ? " (pretransformed)" : "") + " precision " +
-               std::string(name(choice.precision)));
+               std::string(name(choice.precision)) + (residual_in_output ? " (residual in the output)" : ""));
   Buffer<float> input(device, std::int64_t(x.input.size())), filter(device, std::int64_t(x.filter.size()));
   Buffer<float> output(device, std::int64_t(x.want.size()) + 1);   // one extra element: must stay NaN
   input.upload(q, x.input);
@@ -274,7 +276,10 @@ inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice
     d.bias = bias.data();
   }
   Buffer<float> residual;
-  if (!x.residual.empty()) {
+  if (!x.residual.empty() && residual_in_output) {
+    q.copy(output.data(), x.residual.data(), x.residual.size());
+    d.residual = output.data();
+  } else if (!x.residual.empty()) {
     residual = Buffer<float>(device, std::int64_t(x.residual.size()));
     residual.upload(q, x.residual);
     d.residual = residual.data();
@@ -325,6 +330,21 @@ inline void check_all_cases(const Device& device, const Conv2dChoice& choice, bo
   int applied = 0;
   for (const auto& x : conv_data()) applied += check_conv2d(device, x, choice, pretransformed);
   EXPECT_GT(applied, 0) << choice.config << " applies to no test case";
+}
+
+// The residual given in the output itself (oneDNN's sum post-op) on every configuration the device instantiates,
+// with the filter as it is and, where the choice takes one, packed (Winograd's: transformed) once.
+inline void check_residual_in_output(const Device& device) {
+  for (const Conv2dChoice& choice : conv2d_space(device)) {
+    int applied = 0;
+    for (const auto& x : conv_data()) {
+      if (x.residual.empty()) continue;
+      Queue q(device);
+      applied += check_conv2d(q, x, choice, false, true);
+      if (choice.algorithm == "winograd" || conv2d_packs_filter(q, choice)) check_conv2d(q, x, choice, true, true);
+    }
+    EXPECT_GT(applied, 0) << choice.config << " applies to no case with a residual";
+  }
 }
 
 // ---- pooling ----

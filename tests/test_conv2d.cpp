@@ -58,6 +58,9 @@ TEST(Conv2dCpuApi, InPlaceBandsOfEverySize) {
   }
 }
 
+// The residual given in the output itself (oneDNN's sum post-op), on every configuration.
+TEST(Conv2dCpuApi, ResidualInTheOutput) { check_residual_in_output(Device::cpu()); }
+
 TEST(Conv2dCpuApi, PackedFilterIsCheckedAgainstTheDescriptor) {
   Queue q;
   std::vector<float> in(512, 1), f(512, 1), out(512, 1);

@@ -51,7 +51,8 @@ struct Conv2dDesc {
   // groups = in_c (out_c a multiple of it). The filter is then window_h x window_w x (in_c / groups) x out_c.
   std::int64_t groups = 1;
   const float* bias = nullptr;       // out_c values on the device, or nullptr for none
-  const float* residual = nullptr;   // a tensor of the output's shape (NHWC) added before the ReLU, or nullptr
+  const float* residual = nullptr;   // a tensor of the output's shape (NHWC) added before the ReLU, or nullptr;
+                                     // it may be the output itself (oneDNN's sum post-op: its old values added)
   bool relu = false;                 // max(0, .) after the bias and the residual
 };
 
@@ -77,8 +78,9 @@ struct Conv2dChoice {
   bool operator==(const Conv2dChoice&) const = default;
 };
 
-// output = conv2d(input, filter) (+ bias, ReLU) on the queue. Scratch memory for im2col and Winograd is
-// kept per queue and reused by later calls on it.
+// output = conv2d(input, filter) (+ bias, residual, ReLU) on the queue. The output must not overlap the input or
+// the filter (as C must not alias A or B in BLAS); desc.residual may be the output. Scratch memory for im2col and
+// Winograd is kept per queue and reused by later calls on it.
 void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const float* filter, float* output,
             const Conv2dChoice& force = {});
 

@@ -87,7 +87,9 @@ void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const floa
   const Conv2dDesc d = conv2d_complete(desc);
   check_pointers(queue, d, input, filter, output);
   const Conv2dChoice choice = resolve(queue.device(), d, force);
-  run_applicable(queue, d, choice, make_args(d, input, filter, output, choice.precision));
+  ConvArgs args = make_args(d, input, filter, output, choice.precision);
+  const auto residual_copy = separate_residual(queue, args);
+  run_applicable(queue, d, choice, args);
 }
 
 namespace {
@@ -157,6 +159,7 @@ void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const Conv
   ConvArgs args = make_args(d, input, nullptr, output, choice.precision);
   args.packed_filter = &filter.matrix();
   args.filter_rows = filter.tensor_core_rows();
+  const auto residual_copy = separate_residual(queue, args);
   run_applicable(queue, d, choice, args);
 }
 

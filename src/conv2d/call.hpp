@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "conv2d/args.hpp"
@@ -36,6 +37,27 @@ inline void check_pointers(const Queue& q, const Conv2dDesc& d, const float* inp
   q.check_pointer(output, conv2d_fn, "output");
   if (d.bias) q.check_pointer(d.bias, conv2d_fn, "desc.bias");
   if (d.residual) q.check_pointer(d.residual, conv2d_fn, "desc.residual");
+}
+
+// Whether [a, a + a_count) and [b, b + b_count) share memory (addresses compared as integers: they may be
+// different allocations).
+inline bool overlap(const float* a, std::int64_t a_count, const float* b, std::int64_t b_count) {
+  const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+  return x < y + std::uintptr_t(b_count) * sizeof(float) && y < x + std::uintptr_t(a_count) * sizeof(float);
+}
+
+// A residual that overlaps the output (oneDNN's sum post-op: the output's old values added, desc.residual ==
+// output) is copied first into a block the call holds (the returned lease, to keep until the call is queued):
+// several algorithms write the product before the epilogue reads the residual (a GEMM, then a pass; on the CPU
+// im2col's GEMMs and the implicit family too).
+[[nodiscard]] inline std::optional<portkern::detail::ScratchPool::Lease> separate_residual(Queue& q, ConvArgs& a) {
+  const std::int64_t outputs = a.batch * a.out_h * a.out_w * a.out_c;   // conv2d_complete checked the products
+  if (!a.residual || !overlap(a.output, outputs, a.residual, outputs)) return std::nullopt;
+  auto copy = q.scratch_pool().lease(checked_bytes(outputs, sizeof(float), conv2d_fn, "the residual's copy"),
+                                     "conv2d scratch (the residual's copy, as it overlaps the output)");
+  q.copy(copy.as<float>(), a.residual, std::size_t(outputs));
+  a.residual = copy.as<float>();
+  return copy;
 }
 
 // Bias, residual and ReLU on output rows [row_begin, row_end) (after a GEMM wrote them).

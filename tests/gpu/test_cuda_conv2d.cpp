@@ -45,6 +45,13 @@ TEST(Conv2dCudaApi, RuleChoosesAtEveryPrecision) {
   }
 }
 
+// The residual given in the output itself (oneDNN's sum post-op) on every GPU configuration: the GEMM-based
+// paths write the product before their epilogue pass reads the residual.
+TEST(Conv2dCudaApi, ResidualInTheOutput) {
+  PORTKERN_REQUIRE_GPU();
+  check_residual_in_output(Device::cuda(0));
+}
+
 TEST(Conv2dCudaApi, WinogradWithPretransformedFilter) {
   PORTKERN_REQUIRE_GPU();
   check_all_cases(Device::cuda(0), {"winograd", "winograd/f2"}, true);

@@ -160,7 +160,8 @@ void conv2d_winograd(Queue& queue, const Conv2dDesc& desc, const float* input, c
   require(filter.device() == queue.device(), fn, "filter.device()", filter.device().name(),
           "the queue's device " + queue.device().name());
   check_pointers(queue, d, input, filter.data(), output);
-  const ConvArgs a = make_args(d, input, nullptr, output, precision);
+  ConvArgs a = make_args(d, input, nullptr, output, precision);
+  const auto residual_copy = separate_residual(queue, a);
   if (filter.tile() == 2) run_winograd<2>(queue, a, filter.data());
   else run_winograd<4>(queue, a, filter.data());
 }
