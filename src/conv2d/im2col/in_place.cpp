@@ -41,20 +41,30 @@ void pad_row(const ConvArgs& a, const PaddedImage& p, i64 n, i64 row, float* dst
   std::memset(dst + left + inside, 0, std::size_t(row_floats - left - inside) * sizeof(float));
 }
 
-// Output rows [begin, end) of the batch's (image n, row y) rows, all of one image: the padded image rows their
-// windows read (a band), the offset of each pixel's patch in it, and the GEMM of those pixels on one thread.
+// Output rows [begin, end) of the batch's (image n, row y) rows by the filter, on `threads`: where each pixel's
+// patch starts in `image` (the batch's padded images from its padded row `first` on, n * p.h + row counting
+// across images), then the GEMM of those pixels, the epilogue on each tile.
+void multiply_rows(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, const float* image,
+                   i64 first, i64 begin, i64 end, i64* offsets, int threads) {
+  const i64 row_floats = p.w * a.in_c, run = a.window_w * a.in_c, at = begin * a.out_w * a.out_c;
+  for (i64 t = begin, pixel = 0; t < end; ++t) {
+    const i64 row = t / a.out_h * p.h + t % a.out_h * a.stride_h - first;
+    for (i64 x = 0; x < a.out_w; ++x) offsets[pixel++] = row * row_floats + x * a.stride_w * a.in_c;
+  }
+  const gemm_impl::cpu_packed::PatchColumns<float> patches{image, offsets, run, row_floats - run, a.stride_w * a.in_c};
+  gemm_impl::cpu_packed::run_prepacked_patches(
+      filter.layout(), filter.data(), (end - begin) * a.out_w, 1.f, patches, 0.f, a.output + at, a.out_c, threads,
+      gemm_impl::GemmEpilogue<float>{a.bias, a.residual ? a.residual + at : nullptr, a.relu});
+}
+
+// Output rows [begin, end), all of one image n, on one thread: the padded rows their windows read (a band), then
+// their GEMM.
 void run_band(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, i64 begin, i64 end,
               float* band, i64* offsets) {
-  const i64 n = begin / a.out_h, y0 = begin % a.out_h, rows = end - begin, row_floats = p.w * a.in_c;
-  const i64 first = y0 * a.stride_h, last = std::min(p.h, (y0 + rows - 1) * a.stride_h + a.window_h);
+  const i64 n = begin / a.out_h, y0 = begin % a.out_h, row_floats = p.w * a.in_c;
+  const i64 first = y0 * a.stride_h, last = std::min(p.h, (y0 + end - begin - 1) * a.stride_h + a.window_h);
   for (i64 row = first; row < last; ++row) pad_row(a, p, n, row, band + (row - first) * row_floats);
-  for (i64 y = 0, pixel = 0; y < rows; ++y)
-    for (i64 x = 0; x < a.out_w; ++x) offsets[pixel++] = y * a.stride_h * row_floats + x * a.stride_w * a.in_c;
-  const i64 run = a.window_w * a.in_c, at = begin * a.out_w * a.out_c;
-  const gemm_impl::cpu_packed::PatchColumns<float> patches{band, offsets, run, row_floats - run, a.stride_w * a.in_c};
-  gemm_impl::cpu_packed::run_prepacked_patches(
-      filter.layout(), filter.data(), rows * a.out_w, 1.f, patches, 0.f, a.output + at, a.out_c, 1,
-      gemm_impl::GemmEpilogue<float>{a.bias, a.residual ? a.residual + at : nullptr, a.relu});
+  multiply_rows(a, p, filter, band, n * p.h + first, begin, end, offsets, 1);
 }
 
 }  // namespace
@@ -66,7 +76,7 @@ void run_im2col_in_place(Queue& q, const ConvArgs& a) {
   GemmPackedA<float> packed_here;
   if (!a.packed_filter) packed_here = gemm_pack_a(q, Op::none, a.out_c, width, a.filter, a.out_c);
   const GemmPackedA<float>& filter = a.packed_filter ? *a.packed_filter : packed_here;
-  const i64 run = a.window_w * a.in_c, row_floats = p.w * a.in_c, rows = a.batch * a.out_h;
+  const i64 row_floats = p.w * a.in_c, rows = a.batch * a.out_h;
 
   // A convolution that pads reads a padded copy of the image, made in bands of output rows whose padded rows stay
   // in the core's cache (0.5 MiB, PORTKERN_CONV2D_CHUNK_MB), each core copying and multiplying its own share of the
@@ -108,19 +118,9 @@ void run_im2col_in_place(Queue& q, const ConvArgs& a) {
     for (i64 row = 0; row < padded_rows; ++row) pad_row(a, p, row / p.h, row % p.h, padded + row * row_floats);
     image = padded;
   }
-  // Where each output pixel's patch starts in the image.
   portkern::detail::ScratchPool::Lease offsets_lease = q.scratch_pool().lease(
       checked_bytes(pixels, sizeof(i64), conv2d_fn, "patch offsets"), "conv2d scratch (patch offsets)");
-  i64* offsets = offsets_lease.as<i64>();
-  for (i64 t = 0, pixel = 0; t < rows; ++t) {
-    const i64 row = (t / a.out_h * p.h + t % a.out_h * a.stride_h) * p.w;
-    for (i64 x = 0; x < a.out_w; ++x) offsets[pixel++] = (row + x * a.stride_w) * a.in_c;
-  }
-  const gemm_impl::cpu_packed::PatchColumns<float> patches{image, offsets, run, row_floats - run,
-                                                          a.stride_w * a.in_c};
-  gemm_impl::cpu_packed::run_prepacked_patches(filter.layout(), filter.data(), pixels, 1.f, patches, 0.f, a.output,
-                                               a.out_c, q.cpu_threads(),
-                                               gemm_impl::GemmEpilogue<float>{a.bias, a.residual, a.relu});
+  multiply_rows(a, p, filter, image, 0, 0, rows, offsets_lease.as<i64>(), q.cpu_threads());
 }
 
 }  // namespace portkern::conv2d_impl
