@@ -39,8 +39,10 @@ void run_small(const portkern::Conv2dDesc& d) {
   static portkern::Queue queue(portkern::Device::cpu(), 1);
   std::vector<float> in(static_cast<std::size_t>(input), 1.f), f(static_cast<std::size_t>(filter), 0.5f),
       out(static_cast<std::size_t>(output));
-  for (const char* algorithm : {"direct", "tiled", "im2col", "gemm_1x1", "winograd"}) {
-    const portkern::Conv2dChoice choice{algorithm, ""};
+  // Each algorithm's default configuration, and im2col's patches read in place (its own padded copy).
+  for (const portkern::Conv2dChoice& choice :
+       {portkern::Conv2dChoice{"direct", ""}, {"tiled", ""}, {"im2col", ""}, {"im2col", "im2col/in_place"},
+        {"gemm_1x1", ""}, {"winograd", ""}}) {
     if (!portkern::conv2d_supports(queue.device(), d, choice)) continue;
     portkern::conv2d(queue, d, in.data(), f.data(), out.data(), choice);
   }

@@ -50,8 +50,8 @@ struct Im2col {
         const int lo = int((first > j0 ? first : j0) - j0);
         const int hi = int((first + a.in_c < j_end ? first + a.in_c : j_end) - j0);
         // image_row[at + x]: channel j0 + x - first of column ix (an index, not a pointer: outside the image
-        // it would point outside the allocation)
-        const std::int64_t at = ix * a.in_c - first + j0;
+        // it would point outside the allocation; and worked out inside only: a huge padding overflows ix * in_c)
+        const std::int64_t at = inside ? ix * a.in_c - first + j0 : 0;
         g.for_each_item_below(hi, [&](kernel::Item item) {
           if (item.x >= lo) to[item.x] = inside ? image_row[at + item.x] : 0.f;
         });

@@ -19,18 +19,20 @@ using i64 = std::int64_t;
 // it as many as the last window needs (bottom / right padding no window reads is left out).
 struct PaddedImage {
   i64 h, w;
-  bool copied;   // false: the input itself (no border needed)
+  i64 row_floats;   // w * in_c, checked: a huge padding makes rows no machine holds (an Error, not an overflow)
+  bool copied;      // false: the input itself (no border needed)
 };
 
 PaddedImage padded_image(const ConvArgs& a) {
   const i64 h = std::max(a.in_h + a.pad_top, (a.out_h - 1) * a.stride_h + a.window_h);
   const i64 w = std::max(a.in_w + a.pad_left, (a.out_w - 1) * a.stride_w + a.window_w);
-  return {h, w, a.pad_top != 0 || a.pad_left != 0 || h != a.in_h || w != a.in_w};
+  return {h, w, checked_mul(w, a.in_c, conv2d_fn, "a padded image row"),
+          a.pad_top != 0 || a.pad_left != 0 || h != a.in_h || w != a.in_w};
 }
 
 // Padded row `row` of image n (row - pad_top of the input, or zeros) into dst: p.w * in_c floats.
 void pad_row(const ConvArgs& a, const PaddedImage& p, i64 n, i64 row, float* dst) {
-  const i64 c = a.in_c, row_floats = p.w * c, iy = row - a.pad_top;
+  const i64 c = a.in_c, row_floats = p.row_floats, iy = row - a.pad_top;
   if (iy < 0 || iy >= a.in_h) {
     std::memset(dst, 0, std::size_t(row_floats) * sizeof(float));
     return;
@@ -46,12 +48,15 @@ void pad_row(const ConvArgs& a, const PaddedImage& p, i64 n, i64 row, float* dst
 // across images), then the GEMM of those pixels, the epilogue on each tile.
 void multiply_rows(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, const float* image,
                    i64 first, i64 begin, i64 end, i64* offsets, int threads) {
-  const i64 row_floats = p.w * a.in_c, run = a.window_w * a.in_c, at = begin * a.out_w * a.out_c;
+  const i64 row_floats = p.row_floats, run = a.window_w * a.in_c, at = begin * a.out_w * a.out_c;
+  // Neighbours' patches stride_w * in_c apart, within a padded row; with one pixel a row the stride may be
+  // anything (a huge one would overflow), and no patch has a neighbour.
+  const i64 column_step = a.out_w > 1 ? a.stride_w * a.in_c : 1;
   for (i64 t = begin, pixel = 0; t < end; ++t) {
     const i64 row = t / a.out_h * p.h + t % a.out_h * a.stride_h - first;
-    for (i64 x = 0; x < a.out_w; ++x) offsets[pixel++] = row * row_floats + x * a.stride_w * a.in_c;
+    for (i64 x = 0; x < a.out_w; ++x) offsets[pixel++] = row * row_floats + x * column_step;
   }
-  const gemm_impl::cpu_packed::PatchColumns<float> patches{image, offsets, run, row_floats - run, a.stride_w * a.in_c};
+  const gemm_impl::cpu_packed::PatchColumns<float> patches{image, offsets, run, row_floats - run, column_step};
   gemm_impl::cpu_packed::run_prepacked_patches(
       filter.layout(), filter.data(), (end - begin) * a.out_w, 1.f, patches, 0.f, a.output + at, a.out_c, threads,
       gemm_impl::GemmEpilogue<float>{a.bias, a.residual ? a.residual + at : nullptr, a.relu});
@@ -61,7 +66,7 @@ void multiply_rows(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<fl
 // their GEMM.
 void run_band(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, i64 begin, i64 end,
               float* band, i64* offsets) {
-  const i64 n = begin / a.out_h, y0 = begin % a.out_h, row_floats = p.w * a.in_c;
+  const i64 n = begin / a.out_h, y0 = begin % a.out_h, row_floats = p.row_floats;
   const i64 first = y0 * a.stride_h, last = std::min(p.h, (y0 + end - begin - 1) * a.stride_h + a.window_h);
   for (i64 row = first; row < last; ++row) pad_row(a, p, n, row, band + (row - first) * row_floats);
   multiply_rows(a, p, filter, band, n * p.h + first, begin, end, offsets, 1);
@@ -76,7 +81,7 @@ void run_im2col_in_place(Queue& q, const ConvArgs& a) {
   GemmPackedA<float> packed_here;
   if (!a.packed_filter) packed_here = gemm_pack_a(q, Op::none, a.out_c, width, a.filter, a.out_c);
   const GemmPackedA<float>& filter = a.packed_filter ? *a.packed_filter : packed_here;
-  const i64 row_floats = p.w * a.in_c, rows = a.batch * a.out_h;
+  const i64 row_floats = p.row_floats, rows = a.batch * a.out_h;
 
   // A convolution that pads reads a padded copy of the image, made in bands of output rows whose padded rows stay
   // in the core's cache (0.5 MiB, PORTKERN_CONV2D_CHUNK_MB), each core copying and multiplying its own share of the

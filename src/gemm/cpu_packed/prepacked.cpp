@@ -75,7 +75,7 @@ struct PatchB {
     const i64 runs = t.d.p0 ? t.d.p0 / p.run : 0, into = t.d.p0 ? t.d.p0 % p.run : 0;
     const T* cols[kernel::cpu::max_nr];
     const i64* offsets = p.offsets + t.jr;
-    bool equally_spaced = true;   // a tile inside one output row, mostly
+    bool equally_spaced = t.cols > 1;   // a tile inside one output row, mostly (one column has no spacing)
     for (int j = 0; j < t.cols; ++j) {
       cols[j] = p.image + offsets[j] + runs * (p.run + p.skip) + into;
       if (j > 0) equally_spaced &= offsets[j] - offsets[j - 1] == p.column_step;
