@@ -15,19 +15,20 @@ namespace {
 
 using i64 = std::int64_t;
 
-// The image inside the zero border its windows reach: pad_top rows and pad_left columns before it, and after
-// it as many as the last window needs (bottom / right padding no window reads is left out).
+// The image as far as its windows reach, inside the zero border they read: pad_top rows and pad_left columns before
+// it; after it as many as the last window needs (bottom / right padding no window reads is left out, and so are the
+// image's own rows and columns no window reads: a huge padding copies no more than its windows' reach).
 struct PaddedImage {
   i64 h, w;
-  i64 row_floats;   // w * in_c, checked: a huge padding makes rows no machine holds (an Error, not an overflow)
+  i64 row_floats;   // w * in_c, checked
   bool copied;      // false: the input itself (no border needed)
 };
 
 PaddedImage padded_image(const ConvArgs& a) {
-  const i64 h = std::max(a.in_h + a.pad_top, (a.out_h - 1) * a.stride_h + a.window_h);
-  const i64 w = std::max(a.in_w + a.pad_left, (a.out_w - 1) * a.stride_w + a.window_w);
-  return {h, w, checked_mul(w, a.in_c, conv2d_fn, "a padded image row"),
-          a.pad_top != 0 || a.pad_left != 0 || h != a.in_h || w != a.in_w};
+  const i64 reach_h = (a.out_h - 1) * a.stride_h + a.window_h, reach_w = (a.out_w - 1) * a.stride_w + a.window_w;
+  const bool copied = a.pad_top != 0 || a.pad_left != 0 || reach_h > a.in_h || reach_w > a.in_w;
+  const i64 h = copied ? reach_h : a.in_h, w = copied ? reach_w : a.in_w;
+  return {h, w, checked_mul(w, a.in_c, conv2d_fn, "a padded image row"), copied};
 }
 
 // Padded row `row` of image n (row - pad_top of the input, or zeros) into dst: p.w * in_c floats.
@@ -37,7 +38,8 @@ void pad_row(const ConvArgs& a, const PaddedImage& p, i64 n, i64 row, float* dst
     std::memset(dst, 0, std::size_t(row_floats) * sizeof(float));
     return;
   }
-  const i64 left = a.pad_left * c, inside = a.in_w * c;   // p.w >= pad_left + in_w
+  // The input's columns that land inside the row, after pad_left zero columns.
+  const i64 left = std::min(a.pad_left, p.w) * c, inside = std::clamp<i64>(p.w - a.pad_left, 0, a.in_w) * c;
   std::memset(dst, 0, std::size_t(left) * sizeof(float));
   std::memcpy(dst + left, a.input + (n * a.in_h + iy) * a.in_w * c, std::size_t(inside) * sizeof(float));
   std::memset(dst + left + inside, 0, std::size_t(row_floats - left - inside) * sizeof(float));
