@@ -161,10 +161,10 @@ double epilogue_pass_cost_us(const Problem& p) {
   return epilogue_pass_us + epilogue_pass_us_per_byte * 4.0 * values * (e.residual ? 3 : 2);
 }
 
-// The kernels that apply the epilogue ran 10-25% slower than the same kernels without it on the H100, even where
-// the epilogue was empty (VGG-16 conv1_2 - conv3_1 at tf32; data/results/h100-2026-11-28-fused/), so a fused plan's
-// products are priced 1.2x: VGG-16 conv3_2 then splits k and leaves its epilogue to the pass (22 us + the pass
-// against 40 fused, unsplit).
+// A fused plan's products are priced 1.2x. Until the kernels that apply the epilogue gathered its operands a slab
+// at a time (gather_addends), they ran 10-25% slower than the plain ones even with an empty epilogue; since, the
+// model still underestimates an unsplit product against a split one: priced alike (1.0), VGG-16 conv3_2 at tf32
+// took the fused unsplit plan at 36 us against 31.5 for split k and the pass (data/results/h100-2026-11-28-gather/).
 constexpr double finish_slowdown = 1.2;
 
 // pass_us: what a plan whose kernel cannot apply the problem's epilogue pays for the pass after it (split k, or

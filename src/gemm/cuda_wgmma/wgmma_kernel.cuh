@@ -45,10 +45,12 @@
 // gets its residual, its column's bias and ReLU as it is written, through the copy engine or by the threads; no
 // pass over the output after the product (launch.hpp's epilogue_fusable: windows kernels, not the 256-column one with
 // A in registers, whose consumers have no registers to spare). The residual under a tile is fetched into L2 as its
-// products start. A kernel of its own, launched only for those calls: compiled into every windows kernel, finish()
-// made VGG-16's layers 1.2-2.4x slower on the H100 at tf32, most where k is split (conv3_2 164 -> 67 TFLOP/s;
-// data/results/h100-2026-11-28-epilogue/), though ptxas reported the same registers and stack. So did a Finish
-// kernel that let a split product's last part apply the epilogue (about 3x; data/results/h100-2026-11-28-fused/).
+// products start, and each slab's residual and bias are gathered one slab ahead of its stores, a few instructions a
+// value (gather_addends). A kernel of its own, launched only for those calls: compiled into every windows kernel,
+// finish() made VGG-16's layers 1.2-2.4x slower on the H100 at tf32, most where k is split (conv3_2 164 -> 67
+// TFLOP/s; data/results/h100-2026-11-28-epilogue/), though ptxas reported the same registers and stack. So did,
+// before gather_addends, a Finish kernel that let a split product's last part apply the epilogue (about 3x;
+// data/results/h100-2026-11-28-fused/).
 //
 // Launched early (programmatic dependent launch): a block initialises its barriers and prefetches its tensor maps
 // while the stream's previous kernel may still run, then waits for it (griddepcontrol.wait) before any access to
@@ -144,6 +146,13 @@ struct Output {
   CStore store;   // how an unsplit product, or a split one's first part, writes C
   std::uint32_t* counters;   // split k with beta != 1: counters_for(tiles of all problems), zero; else nullptr
   Epilogue epilogue;   // Finish kernels (k unsplit, beta 0): applied to each value of C as it is written (finish)
+
+  // C(row, col) at c[row * row_step() + col * column_step()] of its problem: column-major, or transposed.
+  __device__ std::int64_t row_step() const { return c_transposed ? ldc : 1; }
+  __device__ std::int64_t column_step() const { return c_transposed ? 1 : ldc; }
+  __device__ std::int64_t offset(std::int64_t row, std::int64_t col) const {
+    return row * row_step() + col * column_step();
+  }
 };
 
 // An operand copied by the producer's threads (the kernel's header): `inner` values contiguous (k where it is
@@ -369,16 +378,42 @@ __device__ __forceinline__ void copy_windows(std::uint8_t* tile, const Windows& 
 struct Addends {
   float residual = 0.f, bias = 0.f;   // 0 where the epilogue has none, or (row, col) is outside C
 };
-__device__ __forceinline__ Addends addends_of(const Output& out, std::int64_t row, std::int64_t col, int problem) {
-  const Epilogue& e = out.epilogue;
-  Addends a;
-  if (row < out.m && col < out.n) {
-    const std::int64_t at = out.c_transposed ? col + row * out.ldc : row + col * out.ldc;
-    if (e.residual) a.residual = e.residual[std::int64_t(problem) * out.stride_c + at];
-    if (e.bias) a.bias = e.bias[col];
-  }
-  return a;
+// A float of global memory where `in`, else 0: one predicated load, no branch.
+__device__ __forceinline__ float load_or_zero(bool in, std::uint64_t address) {
+  float v;
+  asm volatile("{\n .reg .pred p;\n setp.ne.u32 p, %2, 0;\n mov.b32 %0, 0;\n @p ld.global.f32 %0, [%1];\n}"
+               : "=f"(v) : "l"(address), "r"(unsigned(in)));
+  return v;
 }
+
+// The operands of this thread's 16 values of a slab (store_by_engine's value 4j + 2h + q, at row `row` + 8h and
+// column `col` + 8j + q of C): addresses added up from one base and C's two strides, each load predicated on C's
+// bounds. Worked out value by value, as before, the 64-bit index products and the branches around each load came
+// to about 70 instructions a value: a Finish kernel ran 10-25% slower than the plain one even with an empty
+// epilogue, and its code was 2.3x longer (cuobjdump on the H100, data/results/h100-2026-11-28-gather/).
+__device__ __forceinline__ void gather_addends(const Output& out, std::int64_t row, std::int64_t col, int problem,
+                                               Addends (&into)[16]) {
+  const Epilogue& e = out.epilogue;
+  constexpr std::uint64_t bytes = sizeof(float);
+  const std::uint64_t down8 = 8 * bytes * out.row_step(), right = bytes * out.column_step();
+  const std::uint64_t residual = reinterpret_cast<std::uint64_t>(e.residual) +
+                                 bytes * std::uint64_t(std::int64_t(problem) * out.stride_c + out.offset(row, col));
+  const std::uint64_t bias = reinterpret_cast<std::uint64_t>(e.bias) + bytes * std::uint64_t(col);
+  const bool rows_in[2] = {row < out.m, row + 8 < out.m};
+  std::uint64_t column_at = residual;   // value (0, 8j + q)'s address
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+      const int column = 8 * j + q;
+      const bool column_in = col + column < out.n;
+      into[4 * j + q].residual = load_or_zero(e.residual && column_in && rows_in[0], column_at);
+      into[4 * j + 2 + q].residual = load_or_zero(e.residual && column_in && rows_in[1], column_at + down8);
+      into[4 * j + q].bias = into[4 * j + 2 + q].bias = load_or_zero(e.bias && column_in, bias + bytes * column);
+      column_at += q == 0 ? right : 7 * right;
+    }
+}
+
 __device__ __forceinline__ float finish(float v, Addends a, bool relu) {
   v += a.residual;
   v += a.bias;
@@ -398,8 +433,8 @@ __device__ __forceinline__ void prefetch_residual(const Output& out, std::int64_
     const std::int64_t row = out.c_transposed ? row0 + i / (BN / 32) : row0 + 32 * (i % 2);
     const std::int64_t col = out.c_transposed ? col0 + 32 * (i % (BN / 32)) : col0 + i / 2;
     if (row >= out.m || col >= out.n) continue;
-    const std::int64_t at = out.c_transposed ? col + row * out.ldc : row + col * out.ldc;
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(residual + std::int64_t(problem) * out.stride_c + at));
+    const float* const at = residual + std::int64_t(problem) * out.stride_c + out.offset(row, col);
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(at));
   }
 }
 
@@ -429,14 +464,7 @@ __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::u
   // for two slabs' operands) as its slab starts.
   constexpr bool ahead = Finish && BN <= 128;
   auto gather = [&](int slab, Addends (&into)[16]) {
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-#pragma unroll
-        for (int q = 0; q < 2; ++q)
-          into[4 * j + 2 * h + q] = addends_of(out, row0 + warp * 16 + lane / 4 + 8 * h,
-                                               col0 + slab_columns * slab + 8 * j + 2 * (lane % 4) + q, problem);
+    gather_addends(out, row0 + warp * 16 + lane / 4, col0 + slab_columns * slab + 2 * (lane % 4), problem, into);
   };
   Addends next[ahead ? 16 : 1];
   if constexpr (ahead) gather(0, next);
@@ -494,7 +522,7 @@ __device__ __forceinline__ void store_by_engine(const float (&d)[BN / 2], std::u
         const int row = out.c_transposed ? other : along, col = out.c_transposed ? along : other;   // in the slab
         const std::int64_t c_row = row0 + row, c_col = slab_col0 + col;
         if (c_row >= out.m || c_col >= out.n) continue;
-        float* const to = c + (out.c_transposed ? c_col + c_row * out.ldc : c_row + c_col * out.ldc);
+        float* const to = c + out.offset(c_row, c_col);
         const float v = *reinterpret_cast<const float*>(buffer + at(row, col));
         if (mode == CStore::engine_add) atomicAdd(to, v);
         else *to = v;
@@ -749,8 +777,10 @@ __global__ void __launch_bounds__(threads, 1)
       // Split k (the kernel's header): whether this part adds its product to C, the first part's C landed.
       const bool leader = warp == 0 && lane == 0;
       auto sync = [&] { asm volatile("bar.sync %0, 128;" ::"r"(1 + consumer) : "memory"); };
-      std::uint32_t* const counter = out.counters ? out.counters + counters_for(item.tile) + consumer : nullptr;
-      bool adds = out.splits > 1;   // where beta = 1 every part adds at once
+      // (A Finish kernel's product is never split, and its beta is 0: the launch checks.)
+      std::uint32_t* const counter =
+          !Finish && out.counters ? out.counters + counters_for(item.tile) + consumer : nullptr;
+      bool adds = !Finish && out.splits > 1;   // where beta = 1 every part adds at once
       if (counter) {
         if (leader) tickets[consumer] = atomicAdd(counter, 1u);
         sync();
@@ -776,27 +806,30 @@ __global__ void __launch_bounds__(threads, 1)
         const std::int64_t row0 = std::int64_t(item.tm) * block_m + consumer * atom_rows + warp * 16 + lane / 4;
         const std::int64_t col0 = std::int64_t(item.tn) * BN + 2 * (lane % 4);
         float* const c = out.c + std::int64_t(item.problem) * out.stride_c;
-        // C(row, col) at c[row * row_step + col * col_step]: column-major, or transposed.
-        const std::int64_t row_step = out.c_transposed ? out.ldc : 1, col_step = out.c_transposed ? 1 : out.ldc;
 #pragma unroll
-        for (int j = 0; j < BN / 8; ++j)
+        for (int slab = 0; slab < BN / slab_columns; ++slab) {
+          Addends addends[Finish ? 16 : 1];
+          if constexpr (Finish) gather_addends(out, row0, col0 + slab_columns * slab, item.problem, addends);
 #pragma unroll
-          for (int h = 0; h < 2; ++h)
+          for (int j = 0; j < 4; ++j)
 #pragma unroll
-            for (int q = 0; q < 2; ++q) {
-              const std::int64_t row = row0 + 8 * h, col = col0 + 8 * j + q;
-              if (row < out.m && col < out.n) {
-                float* const at = c + row * row_step + col * col_step;
-                const float v = out.alpha * d[4 * j + 2 * h + q];
-                if (adds) {
-                  atomicAdd(at, v);
-                } else {
-                  float value = out.beta == 0.f ? v : v + out.beta * *at;
-                  if constexpr (Finish) value = finish(value, addends_of(out, row, col, item.problem), out.epilogue.relu);
-                  *at = value;
+            for (int h = 0; h < 2; ++h)
+#pragma unroll
+              for (int q = 0; q < 2; ++q) {
+                const std::int64_t row = row0 + 8 * h, col = col0 + slab_columns * slab + 8 * j + q;
+                if (row < out.m && col < out.n) {
+                  float* const at = c + out.offset(row, col);
+                  const float v = out.alpha * d[4 * (4 * slab + j) + 2 * h + q];
+                  if (adds) {
+                    atomicAdd(at, v);
+                  } else {
+                    float value = Finish || out.beta == 0.f ? v : v + out.beta * *at;
+                    if constexpr (Finish) value = finish(value, addends[4 * j + 2 * h + q], out.epilogue.relu);
+                    *at = value;
+                  }
                 }
               }
-            }
+        }
       }
       if (counter && !adds) {   // the first part: once its C is visible to every block, the others may add
         if (leader && out.store != CStore::threads) {
