@@ -132,20 +132,19 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
 
 // With --epilogue: what the bias, the residual and ReLU cost the library's pick, geomean and worst.
 void print_epilogue_cost(const nlohmann::json& rows) {
-  double log_sum = 0, worst = 0, error = 0;
+  std::vector<double> costs;
+  double worst = 0, error = 0;
   std::string worst_layer;
-  int n = 0;
   for (const auto& r : rows) {
     if (!r.contains("epilogue")) continue;
     const double cost = r["epilogue"]["cost"].get<double>();
-    log_sum += std::log(cost);
-    ++n;
+    costs.push_back(cost);
     error = std::max(error, r["epilogue"]["max_rel_error"].get<double>());
     if (cost > worst) worst = cost, worst_layer = r["layer"].get<std::string>();
   }
-  if (n == 0) return;
-  std::cout << "epilogue (bias, residual, ReLU) on the library's pick: " << fixed(std::exp(log_sum / n), 3)
-            << "x the plain call's time (geomean over " << n << " layers; worst " << fixed(worst, 3) << " on "
+  if (costs.empty()) return;
+  std::cout << "epilogue (bias, residual, ReLU) on the library's pick: " << fixed(geomean(costs), 3)
+            << "x the plain call's time (geomean over " << costs.size() << " layers; worst " << fixed(worst, 3) << " on "
             << worst_layer << "), max rel err " << error << '\n';
 }
 

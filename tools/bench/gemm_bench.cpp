@@ -145,11 +145,10 @@ nlohmann::json bench_gemm(const Device& device, const GemmBenchOptions& options)
 }
 
 double geomean_ratio(const nlohmann::json& rows) {
-  double log_sum = 0;
-  int count = 0;
+  std::vector<double> ratios;
   for (const auto& r : rows)
-    if (r["ratio"].is_number() && r["ratio"].get<double>() > 0) log_sum += std::log(r["ratio"].get<double>()), ++count;
-  return count ? std::exp(log_sum / count) : std::nan("");
+    if (r["ratio"].is_number()) ratios.push_back(r["ratio"].get<double>());
+  return geomean(ratios);
 }
 
 void print_gemm(const nlohmann::json& result) {

@@ -78,13 +78,20 @@ bool has_tf32(const nlohmann::json& rows) {
   return std::any_of(rows.begin(), rows.end(), [](const nlohmann::json& r) { return r.contains("ref_tf32"); });
 }
 
-double tf32_geomean_ratio(const nlohmann::json& rows) {
+double geomean(const std::vector<double>& values) {
   double log_sum = 0;
   int count = 0;
+  for (const double v : values)
+    if (v > 0) log_sum += std::log(v), ++count;
+  return count ? std::exp(log_sum / count) : std::nan("");
+}
+
+double tf32_geomean_ratio(const nlohmann::json& rows) {
+  std::vector<double> ratios;
   for (const auto& r : rows)
     if (r.contains("ref_tf32") && r["ref_tf32"]["gflops"].get<double>() > 0)
-      log_sum += std::log(r["gflops"].get<double>() / r["ref_tf32"]["gflops"].get<double>()), ++count;
-  return count ? std::exp(log_sum / count) : std::nan("");
+      ratios.push_back(r["gflops"].get<double>() / r["ref_tf32"]["gflops"].get<double>());
+  return geomean(ratios);
 }
 
 }  // namespace portkern::bench

@@ -42,6 +42,9 @@ void print_vendors(const nlohmann::json& result, std::ostream& out);
 // Whether any row of `rows` has a TF32 vendor figure.
 bool has_tf32(const nlohmann::json& rows);
 
+// The geometric mean of the positive values of `values` (NaN where there is none): the benches' summaries.
+double geomean(const std::vector<double>& values);
+
 // Geometric mean over the rows with a TF32 vendor figure of portkern's GFLOP/s over that figure.
 double tf32_geomean_ratio(const nlohmann::json& rows);
 

@@ -168,7 +168,8 @@ double epilogue_pass_cost_us(const Problem& p) {
 constexpr double finish_slowdown = 1.2;
 
 // pass_us: what a plan whose kernel cannot apply the problem's epilogue pays for the pass after it (split k, or
-// the kernel of 256 columns with A in registers); 0 where there is none.
+// the kernel of 256 columns with A in registers); 0 where there is none. Where it is not 0, a plan whose kernel
+// applies the epilogue is marked so (Plan::fused_epilogue).
 Plan plan_for(Input input, const Problem& p, int multiprocessors, double pass_us = 0, bool a_registers = false) {
   const std::int64_t k_tiles = (p.k + k_tile_of(input) - 1) / k_tile_of(input);
   Plan best;
@@ -191,9 +192,14 @@ Plan plan_for(Input input, const Problem& p, int multiprocessors, double pass_us
       const double rounds = double((tiles * splits + multiprocessors - 1) / multiprocessors);
       double us = fill_us + rounds * (double(per_split) * k_tile_us + epilogue_us_per_128_columns * w.columns / 128);
       if (splits > 1) us += split_us + c_us_per_byte * 4.0 * double(splits * p.m * p.n * p.batch);
-      if (splits > 1 || !epilogue_fusable(w.columns, a_registers, true)) us += pass_us;
-      else if (pass_us > 0) us = fill_us + (us - fill_us) * finish_slowdown;   // the kernel applies it
-      if (best_us < 0 || us < best_us) best = {w.columns, splits, us}, best_us = us;
+      const bool fused = pass_us > 0 && splits == 1 && epilogue_fusable(w.columns, a_registers, true);
+      if (fused) us = fill_us + (us - fill_us) * finish_slowdown;   // the kernel applies the epilogue
+      else us += pass_us;
+      if (best_us < 0 || us < best_us) {
+        best = {w.columns, splits, us};
+        best.fused_epilogue = fused;
+        best_us = us;
+      }
     }
   }
   return best;
@@ -302,8 +308,6 @@ Route windows_route(const Device& device, Input input, const Problem& p) {
   r.plan.a_chunk = a_chunk;
   r.plan.a_registers = a_registers;
   r.plan.c_store = c_store_of(p);
-  r.plan.fused_epilogue = p.epilogue.any() && r.plan.splits == 1 && p.beta == 0.f && epilogue_fusion_allowed() &&
-                          epilogue_fusable(r.plan.columns, r.plan.a_registers, true);
   return r;
 }
 
