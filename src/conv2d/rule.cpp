@@ -7,9 +7,10 @@
 //      by the generator from tools/tuning/runtime_rules.py so that the analysis scores the same rule (im2col,
 //      which takes any undilated convolution);
 //   3. where neither applies (dilation > 1, groups > 1): `depthwise` where groups = in_c = out_c, on the CPU
-//      `grouped` where groups > 1, else `direct`, which takes every descriptor (on the H100 direct ran
-//      ResNeXt-50's grouped layers 1.31x faster than grouped in geomean, 0.88-1.60x per layer; on 2 Xeon cores
-//      grouped ran them 4.5-8x faster than direct).
+//      `grouped` where groups > 1 (grouped/gemm where a group has gemm_group_outputs output channels or more,
+//      else grouped/default), else `direct`, which takes every descriptor (on the H100 direct ran ResNeXt-50's
+//      grouped layers 1.31x faster than grouped in geomean, 0.88-1.60x per layer; on 2 Xeon cores grouped ran
+//      them 4.5-8x faster than direct).
 #include "conv2d/rule.hpp"
 
 #include "conv2d/deployment.hpp"
@@ -27,6 +28,12 @@ deploy::ConvProblem problem(const Conv2dDesc& d) {
 
 std::string_view algorithm_of(std::string_view config) { return config.substr(0, config.find('/')); }
 
+// A GEMM per channel group pays from 8 output channels a group on the CPU: 2 Xeon cores, 10 grouped layers of 7
+// networks, against grouped/default in the same run: 1.1-1.4x at 8 (ResNeXt-50 layer2, ResNeXt-101 32x8d
+// layer1, RegNetY-400MF), 1.35-4.4x from 16 to 128; 0.36x at 4 (ResNeXt-50 layer1), whose GEMMs fill a quarter of
+// a vector (data/results/xeon-2026-11-28-grouped/).
+constexpr std::int64_t gemm_group_outputs = 8;
+
 template <class D>
 Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precision precision) {
   const deploy::ConvProblem p = problem(d);
@@ -42,13 +49,17 @@ Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precisi
   if (why.empty()) return pick;
   pick.reason += " -> " + pick.config + ", which does not apply (" + why + ")";
   const std::string_view fallback = D::fallback;
-  if (conv2d_not_applicable(device, d, algorithm_of(fallback), fallback, precision).empty())
+  const std::string why_not_fallback = conv2d_not_applicable(device, d, algorithm_of(fallback), fallback, precision);
+  if (why_not_fallback.empty())
     return {std::string(algorithm_of(fallback)), std::string(fallback), pick.reason + ": the fallback " + std::string(fallback)};
-  const std::string neither = pick.reason + "; nor does the fallback " + std::string(fallback);
+  const std::string neither = pick.reason + "; nor does the fallback " + std::string(fallback) + " (" + why_not_fallback + ")";
   if (conv2d_not_applicable(device, d, "depthwise", "depthwise/default", precision).empty())
     return {"depthwise", "depthwise/default", neither + ": depthwise/default"};
-  if (device.is_cpu() && conv2d_not_applicable(device, d, "grouped", "grouped/default", precision).empty())
-    return {"grouped", "grouped/default", neither + ": grouped/default"};
+  if (device.is_cpu()) {
+    const std::string config = d.out_c / d.groups >= gemm_group_outputs ? "grouped/gemm" : "grouped/default";
+    if (conv2d_not_applicable(device, d, "grouped", config, precision).empty())
+      return {"grouped", config, neither + ": " + config};
+  }
   return {"direct", "direct/default", neither + ": direct/default"};
 }
 

@@ -1,7 +1,9 @@
-// The `grouped` algorithm's registry entry (registry.hpp): one kernel (depthwise.hpp's phases, in their
-// grouped mode), grouped descriptors (1 < groups, not depthwise) with any window, stride, padding and dilation.
+// The `grouped` algorithm's registry entry (registry.hpp): grouped descriptors (1 < groups, not depthwise) with any
+// window, stride, padding and dilation. Configurations: `default`, one kernel (depthwise.hpp's phases, in their
+// grouped mode), and on the CPU `gemm`, a GEMM per channel group (gemm.hpp).
 #include "conv2d/call.hpp"
 #include "conv2d/depthwise/depthwise.hpp"
+#include "conv2d/grouped/gemm.hpp"
 #include "conv2d/registry.hpp"
 
 namespace portkern::conv2d_impl {
@@ -16,15 +18,19 @@ std::string why_not_grouped(const Conv2dDesc& d) {
 extern const AlgorithmEntry grouped_entry;
 const AlgorithmEntry grouped_entry{
     "grouped",
-    PORTKERN_CONV2D_NAMES("grouped/default"),
-    PORTKERN_CONV2D_BUILT("grouped/default"),
+    PORTKERN_CONV2D_NAMES("grouped/default", "grouped/gemm"),
+    [](Backend backend) -> const std::vector<std::string>& {
+      static const std::vector<std::string> cpu{"grouped/default", "grouped/gemm"}, gpu{"grouped/default"};
+      return backend == Backend::cpu ? cpu : gpu;
+    },
     [](const Device&) { return std::string("grouped/default"); },
     why_not_grouped,
     // The group-to-data mapping is the back end's. On the CPU the items of a group are its SIMD lanes: as many
     // as divide a channel group's outputs (16 to 64), so that they share its input values (a broadcast instead
     // of a gather per tap and channel: ResNeXt-50's 16- and 32-channel groups ran 26-28 GFLOP/s on 2 Xeon
     // cores gathering); CUDA's threads of one channel group read the same address anyway.
-    [](Queue& queue, std::string_view, const ConvArgs& a) {
+    [](Queue& queue, std::string_view config, const ConvArgs& a) {
+      if (config == "grouped/gemm") return run_grouped_gemm(queue, a);
       const std::int64_t group_out = a.out_c / a.groups;
       if (queue.device().is_cuda()) launch(queue, Conv2dDepthwise<64, false, true>{a});
       else if (group_out % 64 == 0) launch(queue, Conv2dDepthwise<64, true, true>{a});
