@@ -4,10 +4,40 @@
 #include <algorithm>
 
 #include "conv2d/call.hpp"
-#include "conv2d/im2col/im2col.hpp"
 #include "gemm/fused.hpp"
 
 namespace portkern::conv2d_impl {
+
+namespace {
+
+// The patches of channel group g for output rows [r0, r1) into cols (im2col.hpp's layout for one group: a row of
+// window_h * window_w * in_c / groups values per output pixel, ordered (r, s, c)): a run of the group's channels
+// per window tap, or zeros where the tap is in the padding. A plain loop: the kernel model's im2col, whose items
+// are a group's lanes, spent more time than the GEMMs on these runs of 4-32 values.
+void group_patches(const ConvArgs& a, std::int64_t r0, std::int64_t r1, std::int64_t g, float* cols) {
+  const std::int64_t c = a.in_c / a.groups;
+  float* to = cols;
+  for (std::int64_t t = r0; t < r1; ++t) {
+    const std::int64_t oy = t % a.out_h, n = t / a.out_h;
+    const float* const image = a.input + n * a.in_h * a.in_w * a.in_c + g * c;
+    for (std::int64_t ox = 0; ox < a.out_w; ++ox)
+      for (std::int64_t r = 0; r < a.window_h; ++r) {
+        const std::int64_t iy = oy * a.stride_h + r * a.dilation_h - a.pad_top;
+        const bool row_inside = iy >= 0 && iy < a.in_h;
+        for (std::int64_t s = 0; s < a.window_w; ++s, to += c) {
+          const std::int64_t ix = ox * a.stride_w + s * a.dilation_w - a.pad_left;
+          if (row_inside && ix >= 0 && ix < a.in_w) {   // the index worked out inside the image only
+            const float* from = image + (iy * a.in_w + ix) * a.in_c;
+            for (std::int64_t i = 0; i < c; ++i) to[i] = from[i];
+          } else {
+            for (std::int64_t i = 0; i < c; ++i) to[i] = 0.f;
+          }
+        }
+      }
+  }
+}
+
+}  // namespace
 
 void run_grouped_gemm(Queue& q, const ConvArgs& a) {
   const std::int64_t group_in = a.in_c / a.groups, group_out = a.out_c / a.groups;
@@ -27,7 +57,7 @@ void run_grouped_gemm(Queue& q, const ConvArgs& a) {
           float* const output = a.output + r0 * a.out_w * a.out_c;
           const float* const residual = a.residual ? a.residual + r0 * a.out_w * a.out_c : nullptr;
           for (std::int64_t g = 0; g < a.groups; ++g) {
-            launch(part_queue, Im2col{a, r0, r1, cols, g});
+            group_patches(a, r0, r1, g, cols);
             // Column-major: the group's outputs (group_out x pixels, ld out_c) = its filter rows (group_out x
             // width, ld out_c) * its patches (width x pixels).
             const std::int64_t first = g * group_out;
