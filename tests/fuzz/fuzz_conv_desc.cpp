@@ -39,10 +39,11 @@ void run_small(const portkern::Conv2dDesc& d) {
   static portkern::Queue queue(portkern::Device::cpu(), 1);
   std::vector<float> in(static_cast<std::size_t>(input), 1.f), f(static_cast<std::size_t>(filter), 0.5f),
       out(static_cast<std::size_t>(output));
-  // Each algorithm's default configuration, and im2col's patches read in place (its own padded copy).
+  // Each algorithm's default configuration, im2col's patches read in place (its own padded copy) and the grouped
+  // convolution's GEMM per channel group.
   for (const portkern::Conv2dChoice& choice :
        {portkern::Conv2dChoice{"direct", ""}, {"tiled", ""}, {"im2col", ""}, {"im2col", "im2col/in_place"},
-        {"gemm_1x1", ""}, {"winograd", ""}}) {
+        {"gemm_1x1", ""}, {"winograd", ""}, {"depthwise", ""}, {"grouped", ""}, {"grouped", "grouped/gemm"}}) {
     if (!portkern::conv2d_supports(queue.device(), d, choice)) continue;
     portkern::conv2d(queue, d, in.data(), f.data(), out.data(), choice);
   }
@@ -58,11 +59,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                               &d.dilation_w, &d.out_h, &d.out_w})
     *field = size_field(in);
   const int padding = in.ConsumeIntegralInRange(0, 2);
+  // The group count from what is left (seed inputs of one group keep their meaning where nothing is).
+  if (in.remaining_bytes() > 0) d.groups = size_field(in);
   try {
     if (padding < 2) d = portkern::with_padding(d, padding ? portkern::Padding::same : portkern::Padding::valid);
     const portkern::Conv2dDesc complete = portkern::conv2d_complete(d);
     (void)portkern::conv2d_select(portkern::Device::cpu(), complete);
-    for (const char* algorithm : {"direct", "tiled", "im2col", "gemm_1x1", "winograd", "fft"})
+    for (const char* algorithm : {"direct", "tiled", "im2col", "gemm_1x1", "winograd", "fft", "depthwise", "grouped"})
       (void)portkern::conv2d_supports(portkern::Device::cpu(), complete, {algorithm, ""});
     run_small(complete);
   } catch (const portkern::Error&) {

@@ -23,6 +23,8 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 
 #include "conv2d/args.hpp"
 #include "portkern/kernel/private_array.hpp"
@@ -46,17 +48,25 @@ struct Conv2dDepthwise {
   PORTKERN_INLINE static void inside(std::int64_t out, std::int64_t stride, std::int64_t pad, std::int64_t dilation,
                                      std::int64_t window, std::int64_t size, std::int64_t& first, std::int64_t& end) {
     const std::int64_t origin = out * stride - pad;   // the input index of tap 0
-    first = origin >= 0 ? 0 : (-origin + dilation - 1) / dilation;
-    const std::int64_t last = size - 1 - origin;      // the largest tap offset still inside
-    end = last < 0 ? 0 : std::min(window, last / dilation + 1);
+    first = origin >= 0 ? 0 : -(origin + 1) / dilation + 1;
+    // The largest tap offset still inside, size - 1 - origin, in 64 unsigned bits: with a huge padding it exceeds
+    // the signed ones (fuzz_conv_desc).
+    if (origin > size - 1) {
+      end = 0;
+    } else {
+      const std::uint64_t last = origin >= 0 ? std::uint64_t(size - 1 - origin)
+                                             : std::uint64_t(size - 1) + std::uint64_t(-(origin + 1)) + 1;
+      end = std::int64_t(std::min<std::uint64_t>(std::uint64_t(window), last / std::uint64_t(dilation) + 1));
+    }
     if (end < first) end = first;
   }
 
-  // What the pixels of a group share: its channel block and, grouped, its channels' groups; its row's taps
-  // inside the image along y and the offsets (not pointers: tap (0, 0) may lie outside the image) of the row's
-  // first input and output.
+  // What the pixels of a group share: its channel block and, grouped, its channels' groups; its image, the input
+  // row of its taps' first row (outside the image where the window meets the padding) and its taps inside the
+  // image along y, and the offset of its first output. An input's offset is worked out for taps inside the
+  // image only: tap (0, 0)'s may lie far outside it (a padding of 2^62 overflowed the pointer; fuzz_conv_desc).
   struct Row {
-    std::int64_t c0, channels, group_in, first0, r0, r1, image, out_row;
+    std::int64_t c0, channels, group_in, first0, r0, r1, n, iy0, out_row;
     bool uniform;   // grouped: every item's channel lies in the same group (its input value is shared)
   };
 
@@ -86,12 +96,17 @@ struct Conv2dDepthwise {
         g.for_each_item_below(w.channels,
                               [&](kernel::Item item) { first(item, 0) = int((w.c0 + item.x) / group_out * w.group_in); });
     inside(oy, a.stride_h, a.pad_top, a.dilation_h, a.window_h, a.in_h, w.r0, w.r1);
-    w.image = (n * a.in_h + oy * a.stride_h - a.pad_top) * a.in_w * a.in_c + (Grouped ? 0 : w.c0);
+    w.n = n;
+    w.iy0 = oy * a.stride_h - a.pad_top;
     w.out_row = (n * a.out_h + oy) * a.out_w * a.out_c + w.c0;
-    // The pixels whose taps all lie inside the image along x: [x_lo, x_hi).
-    const std::int64_t x_lo = (a.pad_left + a.stride_w - 1) / a.stride_w;
-    const std::int64_t reach = a.in_w - 1 + a.pad_left - (a.window_w - 1) * a.dilation_w;
-    const std::int64_t x_hi = reach < 0 ? 0 : reach / a.stride_w + 1;
+    // The pixels whose taps all lie inside the image along x: [x_lo, x_hi), without overflow where the padding
+    // is near 2^63 (fuzz_conv_desc). `last` is the last column tap 0 may take in the unpadded image.
+    const std::int64_t x_lo = a.pad_left == 0 ? 0 : (a.pad_left - 1) / a.stride_w + 1;
+    const std::int64_t last = a.in_w - 1 - (a.window_w - 1) * a.dilation_w;
+    constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
+    std::int64_t x_hi = a.out_w;   // where last + pad_left exceeds 64 bits, every pixel's taps end inside
+    if (last < 0 && a.pad_left < -last) x_hi = 0;
+    else if (last <= 0 || a.pad_left <= most - last) x_hi = (last + a.pad_left) / a.stride_w + 1;
     kernel::private_array<float, P, Group> acc;   // each item's sums over the taps of the current pixels
     for (std::int64_t ox = first_x; ox < first_x + pixels;) {
       if (P > 1 && w.uniform && ox >= x_lo && ox + P <= x_hi) {
@@ -111,8 +126,10 @@ struct Conv2dDepthwise {
   template <int Q, class Group, class First, class Acc>
   PORTKERN_INLINE void convolve(Group& g, const Row& w, std::int64_t ox, std::int64_t s0, std::int64_t s1,
                                 First& first, Acc& acc) const {
-    const std::int64_t step = a.stride_w * a.in_c;   // from one pixel's input to the next's
-    const std::int64_t pixel = w.image + (ox * a.stride_w - a.pad_left) * a.in_c;   // tap (0, 0) of the first
+    // From one pixel's input to the next's: used where Q > 1, whose pixels' taps all lie inside the image (a
+    // single pixel's stride may be far larger than the image: 2^62 overflowed; fuzz_conv_desc).
+    const std::int64_t step = Q > 1 ? a.stride_w * a.in_c : 0;
+    const std::int64_t ix0 = ox * a.stride_w - a.pad_left;   // the input column of the first pixel's tap 0
     const std::int64_t out = w.out_row + ox * a.out_c;
     const float* filter = a.filter + w.c0;
     g.for_each_item_below(w.channels, [&](kernel::Item item) {
@@ -121,7 +138,8 @@ struct Conv2dDepthwise {
     });
     for (std::int64_t r = w.r0; r < w.r1; ++r)
       for (std::int64_t s = s0; s < s1; ++s) {
-        const float* in = a.input + pixel + (r * a.dilation_h * a.in_w + s * a.dilation_w) * a.in_c;
+        const std::int64_t iy = w.iy0 + r * a.dilation_h, ix = ix0 + s * a.dilation_w;   // inside the image
+        const float* in = a.input + ((w.n * a.in_h + iy) * a.in_w + ix) * a.in_c + (Grouped ? 0 : w.c0);
         const float* f = filter + (r * a.window_w + s) * w.group_in * a.out_c;
         if constexpr (Grouped) {
           if (w.uniform) {   // the items' channels all lie in one group: its input value is the same for every item
