@@ -140,6 +140,21 @@ void for_each_core_part(Queue& q, std::int64_t n, std::int64_t parts, const char
   if (first) std::rethrow_exception(first);
 }
 
+// for_each_core_part over `rows` rows of `row_floats` scratch floats each, every part walking its rows in chunks of
+// as many as `budget_floats` hold (at least one, at most a part's share): body(part_queue, r0, r1, scratch) on each
+// chunk [r0, r1), with the part's block of chunk * row_floats floats (im2col's patches, a channel group's).
+template <class Body>
+void for_each_core_chunk(Queue& q, std::int64_t rows, std::int64_t parts, std::int64_t row_floats,
+                         std::int64_t budget_floats, const char* purpose, const Body& body) {
+  const std::int64_t chunk = std::clamp<std::int64_t>(budget_floats / row_floats, 1, (rows + parts - 1) / parts);
+  for_each_core_part(
+      q, rows, parts, purpose,
+      [&](std::int64_t begin, std::int64_t end) { return std::min(chunk, end - begin) * row_floats; },
+      [&](Queue& part_queue, std::int64_t begin, std::int64_t end, float* scratch) {
+        for (std::int64_t r0 = begin; r0 < end; r0 += chunk) body(part_queue, r0, std::min(end, r0 + chunk), scratch);
+      });
+}
+
 // Why an algorithm that needs dilation 1 and one group cannot take `d`; empty when it can.
 inline std::string dense_undilated(const Conv2dDesc& d) {
   if (d.dilation_h != 1 || d.dilation_w != 1) return "dilation > 1 takes the direct path only";

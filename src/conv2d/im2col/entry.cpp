@@ -29,17 +29,11 @@ void run_im2col(Queue& q, std::string_view config, const ConvArgs& a) {
   const std::int64_t parts = by_core ? cores : 1;
   const std::int64_t core_chunk = cache_chunk_bytes("PORTKERN_CONV2D_CHUNK_MB", 0.5);
   const std::int64_t budget = (chunked && cpu ? core_chunk * (by_core ? 1 : cores) : large_chunk_bytes) / 4;
-  const std::int64_t chunk = std::clamp<std::int64_t>(budget / row_floats, 1, (rows + parts - 1) / parts);
-  for_each_core_part(
-      q, rows, parts, "conv2d scratch (im2col patches)",
-      [&](std::int64_t begin, std::int64_t end) { return std::min(chunk, end - begin) * row_floats; },
-      [&](Queue& part_queue, std::int64_t begin, std::int64_t end, float* cols) {
-        for (std::int64_t r0 = begin; r0 < end; r0 += chunk) {
-          const std::int64_t r1 = std::min(end, r0 + chunk), p0 = r0 * a.out_w, p1 = r1 * a.out_w;
-          launch(part_queue, Im2col{a, r0, r1, cols});
-          gemm_then_epilogue(part_queue, a, p0, p1, width, cols);
-        }
-      });
+  for_each_core_chunk(q, rows, parts, row_floats, budget, "conv2d scratch (im2col patches)",
+                      [&](Queue& part_queue, std::int64_t r0, std::int64_t r1, float* cols) {
+                        launch(part_queue, Im2col{a, r0, r1, cols});
+                        gemm_then_epilogue(part_queue, a, r0 * a.out_w, r1 * a.out_w, width, cols);
+                      });
 }
 
 }  // namespace
