@@ -1,7 +1,11 @@
-// The expected output of ModelCheck, and the comparison both back ends' tests use.
+// The expected output of ModelCheck and DiagonalCheck, and the comparisons both back ends' tests use.
 #pragma once
 
+#include <cmath>
+#include <random>
+
 #include "model_kernels.hpp"
+#include "portkern/runtime/buffer.hpp"
 #include "testing.hpp"
 
 namespace portkern::testing {
@@ -22,6 +26,54 @@ inline void expect_model_check(const std::vector<int>& out, const kernel::Range&
           ASSERT_EQ(o[3], int(gx + 10 * gy + 100 * gz));
         }
       }
+}
+
+// DiagonalCheck<Rows> against float64 on random inputs: columns below, at and past one and two vectors of
+// AVX-512 (narrow, whole and shifted last vectors), the batch 0, 1 and 5 split anywhere, rows apart by more or
+// less than a batch step (overlapping, as a stride-1 convolution's pixels); outputs poisoned, and the columns
+// past `columns` must keep the poison.
+template <int Rows, class Run>
+void check_diagonal_fragment(const Device& device, Run run) {
+  constexpr int width = DiagonalCheck<Rows>::group_shape::x;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> uniform(-1.f, 1.f);
+  Queue q(device);
+  for (std::int64_t columns : {1, 7, 15, 16, 17, 31, 32, 33, 39, 40})
+    for (std::int64_t batch : {0, 1, 5})
+      for (std::int64_t row_step : {40, 96})
+        for (std::int64_t split : {std::int64_t(0), batch / 2, batch}) {
+          const std::int64_t x_step = 45, w_step = 41;   // taps apart along x and w, neither a vector multiple
+          // x and w end at their last element read, so that a read past `columns` is caught by the sanitizers
+          const std::int64_t x_size = batch > 0 ? (batch - 1) * x_step + (Rows - 1) * row_step + columns : 1;
+          const std::int64_t w_size = batch > 0 ? (batch - 1) * w_step + columns : 1;
+          auto x = std::vector<float>(std::size_t(x_size)), w = std::vector<float>(std::size_t(w_size));
+          for (float& v : x) v = uniform(rng);
+          for (float& v : w) v = uniform(rng);
+          constexpr float poison = -12345.f;
+          Buffer<float> xs(device, std::int64_t(x.size())), ws(device, std::int64_t(w.size())), out(device, Rows * width);
+          xs.upload(q, x);
+          ws.upload(q, w);
+          q.fill(out.data(), poison, std::size_t(Rows * width));
+          run(q, DiagonalCheck<Rows>{xs.data(), ws.data(), out.data(), columns, batch, split, row_step, x_step, w_step});
+          const std::vector<float> got = out.download(q);
+          for (int r = 0; r < Rows; ++r)
+            for (int c = 0; c < width; ++c) {
+              const float value = got[std::size_t(r * width + c)];
+              if (c >= columns) {
+                ASSERT_EQ(value, poison) << "column " << c << " past columns " << columns << " was written";
+                continue;
+              }
+              double want = 0, scale = 0;
+              for (std::int64_t t = 0; t < batch; ++t) {
+                const double p = double(x[std::size_t(t * x_step + r * row_step + c)]) * w[std::size_t(t * w_step + c)];
+                want += p;
+                scale += std::fabs(p);
+              }
+              ASSERT_NEAR(value, want, 1e-6 * (scale + 1)) << "rows " << Rows << " columns " << columns << " batch "
+                                                            << batch << " split " << split << " row_step " << row_step
+                                                            << " at (" << r << ", " << c << ")";
+            }
+        }
 }
 
 }  // namespace portkern::testing

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "portkern/kernel/diagonal_fragment.hpp"
 #include "portkern/kernel/model.hpp"
 #include "portkern/kernel/private_array.hpp"
 #include "portkern/runtime/queue.hpp"
@@ -49,5 +50,29 @@ struct ModelCheck {
 // Runs ModelCheck over `groups` on the queue's device (out: groups.size() * 64 * 4 ints of that device).
 void run_model_check_cpu(Queue& q, const kernel::Range& groups, int* out);
 void run_model_check_cuda(Queue& q, const kernel::Range& groups, int* out);
+
+// One group of 40 items (two and a half AVX-512 vectors: whole, shifted and narrow paths) sums Rows x columns
+// diagonal products in a diagonal_fragment, in two calls of fma that split the batch at `split`, and writes
+// sum (r, c) to out[r * 40 + c] for c < columns.
+template <int Rows>
+struct DiagonalCheck {
+  using group_shape = kernel::Shape<40>;
+  const float *x, *w;
+  float* out;
+  std::int64_t columns, batch, split, row_step, x_step, w_step;
+
+  template <class Group>
+  PORTKERN_KERNEL void operator()(Group& g) const {
+    kernel::diagonal_fragment<float, Rows, Group> acc(g, columns);
+    acc.fma(g, x, row_step, w, split, x_step, w_step);
+    acc.fma(g, x + split * x_step, row_step, w + split * w_step, batch - split, x_step, w_step);
+    acc.for_each(g, [&](kernel::Item item, int r, float sum) { out[r * group_shape::x + item.x] = sum; });
+  }
+};
+
+template <int Rows>
+void run_diagonal_check_cpu(Queue& q, const DiagonalCheck<Rows>& kernel);
+template <int Rows>
+void run_diagonal_check_cuda(Queue& q, const DiagonalCheck<Rows>& kernel);
 
 }  // namespace portkern::testing

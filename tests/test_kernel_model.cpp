@@ -1,5 +1,5 @@
 // The kernel model's CPU lowering: groups, items in three dimensions, local memory with identities, private
-// arrays across barriers.
+// arrays across barriers, diagonal fragments.
 #include "model_check.hpp"
 #include "portkern/kernel/cpu.hpp"
 
@@ -31,6 +31,11 @@ TEST(KernelModelCpu, VecLoadsAndStoresAlignedVectors) {
   EXPECT_EQ(out[3], -1);
   EXPECT_EQ(out[7], 8);
   static_assert(alignof(kernel::vec<float, 4>) == 16);
+}
+
+TEST(KernelModelCpu, DiagonalFragmentSumsDiagonalProducts) {
+  check_diagonal_fragment<1>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
+  check_diagonal_fragment<3>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
 }
 
 TEST(KernelModelCpu, EmptyAndNegativeRanges) {

@@ -12,5 +12,11 @@ void run_group_check_cuda(Queue&, const kernel::Range&, const Kernel&) {
 }
 template void run_group_check_cuda(Queue&, const kernel::Range&, const GroupCheck&);
 template void run_group_check_cuda(Queue&, const kernel::Range&, const GroupCheckWarps&);
+template <int Rows>
+void run_diagonal_check_cuda(Queue&, const DiagonalCheck<Rows>&) {
+  fail("run_diagonal_check_cuda", "no CUDA back end");
+}
+template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<1>&);
+template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<3>&);
 
 }  // namespace portkern::testing

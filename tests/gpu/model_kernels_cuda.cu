@@ -8,4 +8,11 @@ void run_model_check_cuda(Queue& q, const kernel::Range& groups, int* out) {
   kernel::cuda::launch(q, groups, ModelCheck{out});
 }
 
+template <int Rows>
+void run_diagonal_check_cuda(Queue& q, const DiagonalCheck<Rows>& kernel) {
+  kernel::cuda::launch(q, kernel::Range{1, 1, 1}, kernel);
+}
+template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<1>&);
+template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<3>&);
+
 }  // namespace portkern::testing

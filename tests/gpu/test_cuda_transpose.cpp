@@ -17,6 +17,12 @@ TEST(KernelModelCuda, GroupsItemsLocalAndPrivate) {
   }
 }
 
+TEST(KernelModelCuda, DiagonalFragmentSumsDiagonalProducts) {
+  PORTKERN_REQUIRE_GPU();
+  check_diagonal_fragment<1>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
+  check_diagonal_fragment<3>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
+}
+
 TEST(TransposeCuda, OddShapesAndPaddedLeadingDimensions) {
   PORTKERN_REQUIRE_GPU();
   check_transpose_shapes(Device::cuda(0));

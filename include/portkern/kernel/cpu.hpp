@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "portkern/error.hpp"
+#include "portkern/kernel/cpu/diagonal_fragment.hpp"
 #include "portkern/kernel/cpu/fragment.hpp"
 #include "portkern/kernel/model.hpp"
 #include "portkern/runtime/queue.hpp"
@@ -72,6 +73,10 @@ class Group {
   using staged_tiles = StagedTiles<Layout>;
   template <class Layout>
   using fragment = Fragment<Layout>;
+
+  // Rows sums per item in SIMD registers (portkern/kernel/diagonal_fragment.hpp); one-dimensional groups.
+  template <class T, int Rows>
+  using diagonal_fragment_type = DiagonalFragment<T, Rows, (S::y == 1 && S::z == 1 ? S::x : -1)>;
 
   // One T[N] per item, laid out item-fastest so that a phase's item loop reads consecutive memory.
   template <class T, int N>

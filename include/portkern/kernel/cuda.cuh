@@ -11,6 +11,7 @@
 #include <typeinfo>
 
 #include "portkern/error.hpp"
+#include "portkern/kernel/cuda/diagonal_fragment.cuh"
 #include "portkern/kernel/cuda/fragment.cuh"
 #include "portkern/kernel/model.hpp"
 #include "portkern/runtime/queue.hpp"
@@ -52,6 +53,10 @@ struct Group {
   using staged_tiles = StagedTiles<Layout>;
   template <class Layout>
   using fragment = Fragment<Layout>;
+
+  // Rows sums per item in its registers (portkern/kernel/diagonal_fragment.hpp); one-dimensional groups.
+  template <class T, int Rows>
+  using diagonal_fragment_type = DiagonalFragment<T, (S::y == 1 && S::z == 1 ? Rows : -1)>;
 
   template <class T, int N>
   struct private_array_type {

@@ -2,24 +2,35 @@
 // window_h x window_w convolution of its own input channel, written once in the kernel model.
 //
 // A group is one output row of one image (or one pixel, below) and `Items` consecutive channels; it walks its
-// pixels, and for each runs a phase per tap of the window, in which item c adds the tap's product for channel c
-// to its private sum (a register on CUDA; on the CPU the item loop is then the innermost loop, a vector loop:
-// with the taps inside one phase GCC 12 left it scalar, 2-4 GFLOP/s), and a last phase that stores the sums.
-// In NHWC the channels are the innermost dimension, so the items of a phase read consecutive input, filter and
-// output addresses: SIMD lanes on the CPU, coalesced on CUDA. The taps inside the image are worked out per
-// pixel, once for all items (uniform bounds: no per-tap or per-item condition), and the phase covers only the
-// channels below out_c. Any window, stride, padding and dilation; bias, residual and ReLU in the store.
-// Parameters: Items (channels per group), WholeRows (a group walks a whole output row, the CPU's mapping; else
-// one pixel, CUDA's: with a row per group the H100 had too few groups, 31-124 GFLOP/s on MobileNetV2 /
-// EfficientNet layers where a pixel per group ran 86-489), Grouped (the `grouped` algorithm: any groups, each
-// output channel the sum over its group's in_c / groups input channels, a phase per tap and input channel in
-// which item k reads its group's channel: a gathered load on the CPU, a value its group's threads share on
-// CUDA; the first channel of each item's group is worked out once per group of items; where every item of a
-// group of items is in the same channel group, one value read for all of them). The depthwise mode wins wherever
-// it applies: the dense algorithms do not take groups, and `direct` sums each item's taps inside one phase, which
-// GCC leaves scalar. The grouped mode wins on the CPU (ResNeXt-50's grouped layers: 21.6-70.4 GFLOP/s on 2 Xeon
-// cores, direct 4.6-6.8); on the H100 direct's one thread per output with its taps in registers ran them 1.31x
-// faster, and the rule keeps direct there (rule.cpp).
+// pixels in blocks of P (P pixels whose taps all lie inside the image along x; pairs and single pixels at the
+// row's ends) and sums each block over the taps in a diagonal fragment (portkern/kernel/diagonal_fragment.hpp:
+// item c's channel times its own filter value), one batch-reduce call per window row, then stores the sums in
+// a phase that adds the bias and residual and applies ReLU. On the CPU the fragment keeps the block's sums in
+// SIMD registers across its taps (4 or 8 pixels x Items / 16 vectors); on CUDA each thread keeps its channel's.
+// In NHWC the channels are the innermost dimension, so the items read consecutive input, filter and output
+// addresses: SIMD lanes on the CPU, coalesced on CUDA. The taps inside the image are worked out per pixel, once
+// for all items (uniform bounds: no per-tap or per-item condition). Any window, stride, padding and dilation.
+//
+// Parameters: Items (channels per group: on the CPU 16 to 64, a multiple of 8 that splits out_c evenly, so that
+// no block is narrower than a vector; depthwise/entry.cpp), WholeRows (a group walks whole output rows, the
+// CPU's mapping, rows_per_group of them in turn where they fit the L1 cache; else one pixel, CUDA's:
+// with a row per group the H100 had too few groups, 31-124 GFLOP/s on MobileNetV2 / EfficientNet layers where
+// a pixel per group ran 86-489), Grouped (the `grouped` algorithm: any groups, each output channel the sum
+// over its group's in_c / groups input channels, a phase per tap and input channel in which item k reads its
+// group's channel: a gathered load on the CPU, a value its group's threads share on CUDA; the first channel of
+// each item's group is worked out once per group of items; where every item of a group of items is in the
+// same channel group, one value read for all of them, and P pixels a phase).
+//
+// When it wins: the depthwise mode wherever it applies (the dense algorithms do not take groups; `direct` sums
+// each item's taps inside one phase, which GCC leaves scalar). On 2 Xeon cores it went from 0.20-0.52 of
+// oneDNN's brdgmm kernels (geomean 0.35), when each tap was a phase whose sums lived in memory, to 0.75-0.95
+// (0.84) on MobileNetV2 / EfficientNet-B0 and 0.60-0.95 (0.80) on 20 layers it was never measured on while
+// written (docs/performance.md). What it lacks: single pixels at a row's ends are summed one at a time, whose
+// few sums leave the FMAs' latency exposed (ConvNeXt's 7 x 7 window on a 7 x 7 image: every pixel is one,
+// 0.55 on one core). The grouped mode wins on the CPU below 8 output channels a group (ResNeXt-50's grouped
+// layers: 21.6-70.4 GFLOP/s on 2 Xeon cores, direct 4.6-6.8; from 8 a group, grouped/gemm); on the H100
+// direct's one thread per output with its taps in registers ran them 1.31x faster, and the rule keeps direct
+// there (rule.cpp).
 #pragma once
 
 #include <algorithm>
@@ -27,6 +38,7 @@
 #include <limits>
 
 #include "conv2d/args.hpp"
+#include "portkern/kernel/diagonal_fragment.hpp"
 #include "portkern/kernel/private_array.hpp"
 
 namespace portkern::conv2d_impl {
@@ -39,9 +51,36 @@ struct Conv2dDepthwise {
   // The output pixels of a group: a whole row, or one.
   PORTKERN_INLINE std::int64_t row_pixels() const { return WholeRows ? a.out_w : 1; }
 
-  // x: output rows (n, y) or pixels (n, y, x), y: blocks of channels.
+  // Rows: x the blocks of channels, y chunks of rows_per_group consecutive output rows (n, y) that a group walks
+  // one after the other, so that the input rows its window shares stay in the L1 cache: with a row per group
+  // and the blocks of a row in turn, the other blocks evicted them, and every input load came from L2 (on
+  // MobileNetV2's 14 x 14 x 384 layer, one Xeon core: 44 -> 49 GFLOP/s). The launch keeps enough groups for its threads
+  // (for_threads). Pixels: x the pixels (n, y, x), y the blocks (CUDA's grid allows 2^31 - 1 blocks along x,
+  // 65535 along y).
+  std::int64_t rows_per_group = 1;
+
+  PORTKERN_INLINE std::int64_t blocks() const { return (a.out_c + Items - 1) / Items; }
+  PORTKERN_INLINE std::int64_t units() const { return a.batch * a.out_h * (a.out_w / row_pixels()); }
+
   kernel::Range groups() const {
-    return {a.batch * a.out_h * (a.out_w / row_pixels()), (a.out_c + Items - 1) / Items, 1};
+    return WholeRows ? kernel::Range{blocks(), (units() + rows_per_group - 1) / rows_per_group, 1}
+                     : kernel::Range{units(), blocks(), 1};
+  }
+
+  // Rows: the kernel with as many rows a group as leave at least 4 groups a thread, the rows split evenly, where
+  // a block's input rows under the window fit in a third of a 48 KiB L1 data cache; else a row a group, the
+  // blocks of a row one after the other (x fastest), which reads whole cache lines of each pixel's channels
+  // (rows of one block in turn ran MobileNetV2's 56 x 56 x 144 layer at 0.88x on one Xeon core: each pixel's
+  // 48 channels are 3 of its 9 cache lines, and the L1 could not hold the window's rows of 56 pixels).
+  Conv2dDepthwise for_threads(int threads) const {
+    Conv2dDepthwise k = *this;
+    constexpr std::int64_t l1_share = 16 * 1024;
+    if (a.window_h > l1_share / (a.in_w * Items * std::int64_t(sizeof(float))) + 0) return k;
+    const std::int64_t rows = units(), wanted = 4 * std::int64_t(threads > 0 ? threads : 1);
+    const std::int64_t chunks = std::clamp<std::int64_t>((wanted + blocks() - 1) / std::max<std::int64_t>(blocks(), 1), 1,
+                                                         std::max<std::int64_t>(rows, 1));
+    k.rows_per_group = std::max<std::int64_t>((rows + chunks - 1) / chunks, 1);
+    return k;
   }
 
   // The taps [first, end) of a window along one axis that fall inside [0, size), for the output at `out`.
@@ -70,19 +109,30 @@ struct Conv2dDepthwise {
     bool uniform;   // grouped: every item's channel lies in the same group (its input value is shared)
   };
 
-  // Pixels per block where a row's pixels have every tap inside the image along x (the CPU's rows), in a grouped
-  // convolution whose items share their input values: each phase then updates P sums per item with one read of
-  // the tap's filter values (ResNeXt-50's 16- and 32-channel groups on 2 Xeon cores: 27.6 -> 60.6 and 50.3 ->
-  // 71.2 GFLOP/s). Not for the depthwise or gathering phases: there four pixels per phase ran 2-3x and 1.2x
-  // slower (MobileNetV2 43.7 -> 17.3 GFLOP/s; ResNeXt's 4-channel groups 26.9 -> 22.5).
-  static constexpr int P = WholeRows && Grouped ? 4 : 1;
+  // Pixels per block where a row's pixels have every tap inside the image along x (the CPU's rows). Depthwise:
+  // the block's sums live in SIMD registers across its taps (a diagonal fragment), up to four pixels x four
+  // vectors of channels (6 and 8 pixels measured within 3% of 4 on MobileNetV2 / EfficientNet), 8 where the
+  // block is one vector, whose sums would otherwise be too few to hide the FMAs' latency. Grouped, where the items share their input values: each phase then updates P sums per item with
+  // one read of the tap's filter values (ResNeXt-50's 16- and 32-channel groups on 2 Xeon cores: 27.6 -> 60.6
+  // and 50.3 -> 71.2 GFLOP/s); not where the items gather their inputs (ResNeXt's 4-channel groups 26.9 ->
+  // 22.5).
+  static constexpr int P = !WholeRows ? 1 : !Grouped && Items <= 16 ? 8 : 4;
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
-    const std::int64_t pixels = row_pixels(), first_x = WholeRows ? 0 : g.x() % a.out_w;
-    const std::int64_t row = WholeRows ? g.x() : g.x() / a.out_w, oy = row % a.out_h, n = row / a.out_h;
+    const std::int64_t block = WholeRows ? g.x() : g.y();
+    const std::int64_t unit0 = WholeRows ? g.y() * rows_per_group : g.x();
+    const std::int64_t unit1 = WholeRows ? std::min(units(), unit0 + rows_per_group) : unit0 + 1;
+    // The pixels whose taps all lie inside the image along x: [x_lo, x_hi), without overflow where the padding
+    // is near 2^63 (fuzz_conv_desc). `last` is the last column tap 0 may take in the unpadded image.
+    const std::int64_t x_lo = a.pad_left == 0 ? 0 : (a.pad_left - 1) / a.stride_w + 1;
+    const std::int64_t last = a.in_w - 1 - (a.window_w - 1) * a.dilation_w;
+    constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
+    std::int64_t x_hi = a.out_w;   // where last + pad_left exceeds 64 bits, every pixel's taps end inside
+    if (last < 0 && a.pad_left < -last) x_hi = 0;
+    else if (last <= 0 || a.pad_left <= most - last) x_hi = (last + a.pad_left) / a.stride_w + 1;
     Row w;
-    w.c0 = g.y() * Items;
+    w.c0 = block * Items;
     w.channels = a.out_c - w.c0;   // the items with a channel (all but in the last block)
     // Grouped: each output channel's group has group_in input channels, the first of item k's at first(k).
     w.group_in = Grouped ? a.in_c / a.groups : 1;
@@ -95,34 +145,58 @@ struct Conv2dDepthwise {
       if (!w.uniform)
         g.for_each_item_below(w.channels,
                               [&](kernel::Item item) { first(item, 0) = int((w.c0 + item.x) / group_out * w.group_in); });
-    inside(oy, a.stride_h, a.pad_top, a.dilation_h, a.window_h, a.in_h, w.r0, w.r1);
-    w.n = n;
-    w.iy0 = oy * a.stride_h - a.pad_top;
-    w.out_row = (n * a.out_h + oy) * a.out_w * a.out_c + w.c0;
-    // The pixels whose taps all lie inside the image along x: [x_lo, x_hi), without overflow where the padding
-    // is near 2^63 (fuzz_conv_desc). `last` is the last column tap 0 may take in the unpadded image.
-    const std::int64_t x_lo = a.pad_left == 0 ? 0 : (a.pad_left - 1) / a.stride_w + 1;
-    const std::int64_t last = a.in_w - 1 - (a.window_w - 1) * a.dilation_w;
-    constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
-    std::int64_t x_hi = a.out_w;   // where last + pad_left exceeds 64 bits, every pixel's taps end inside
-    if (last < 0 && a.pad_left < -last) x_hi = 0;
-    else if (last <= 0 || a.pad_left <= most - last) x_hi = (last + a.pad_left) / a.stride_w + 1;
-    kernel::private_array<float, P, Group> acc;   // each item's sums over the taps of the current pixels
-    for (std::int64_t ox = first_x; ox < first_x + pixels;) {
-      if (P > 1 && w.uniform && ox >= x_lo && ox + P <= x_hi) {
-        convolve<P>(g, w, ox, 0, a.window_w, first, acc);
-        ox += P;
-      } else {
-        std::int64_t s0, s1;
-        inside(ox, a.stride_w, a.pad_left, a.dilation_w, a.window_w, a.in_w, s0, s1);
-        convolve<1>(g, w, ox, s0, s1, first, acc);
-        ox += 1;
+    kernel::private_array<float, P, Group> acc;   // grouped: each item's sums over the taps of the current pixels
+    const bool blocks = P > 1 && (!Grouped || w.uniform);
+    for (std::int64_t unit = unit0; unit < unit1; ++unit) {
+      const std::int64_t pixels = row_pixels(), first_x = WholeRows ? 0 : unit % a.out_w;
+      const std::int64_t row = WholeRows ? unit : unit / a.out_w, oy = row % a.out_h;
+      w.n = row / a.out_h;
+      inside(oy, a.stride_h, a.pad_top, a.dilation_h, a.window_h, a.in_h, w.r0, w.r1);
+      w.iy0 = oy * a.stride_h - a.pad_top;
+      w.out_row = row * a.out_w * a.out_c + w.c0;
+      for (std::int64_t ox = first_x; ox < first_x + pixels;) {
+        if (blocks && ox >= x_lo && ox + P <= x_hi) {
+          if constexpr (Grouped) convolve<P>(g, w, ox, 0, a.window_w, first, acc);
+          else convolve_depthwise<P>(g, w, ox, 0, a.window_w);
+          ox += P;
+        } else if (!Grouped && P > 2 && ox >= x_lo && ox + 2 <= x_hi) {   // pairs of the last inside pixels
+          convolve_depthwise<2>(g, w, ox, 0, a.window_w);
+          ox += 2;
+        } else {
+          std::int64_t s0, s1;
+          inside(ox, a.stride_w, a.pad_left, a.dilation_w, a.window_w, a.in_w, s0, s1);
+          if constexpr (Grouped) convolve<1>(g, w, ox, s0, s1, first, acc);
+          else convolve_depthwise<1>(g, w, ox, s0, s1);
+          ox += 1;
+        }
       }
     }
   }
 
-  // The outputs of Q consecutive pixels from ox on, whose taps along x are [s0, s1) (all of them for Q > 1): a
-  // phase per tap (and input channel), the item loop innermost, the Q sums of an item updated together.
+  // Depthwise: the outputs of Q consecutive pixels from ox on, whose taps along x are [s0, s1) (all of them for
+  // Q > 1), summed over the taps in a diagonal fragment (item c's channel times its own filter value).
+  template <int Q, class Group>
+  PORTKERN_INLINE void convolve_depthwise(Group& g, const Row& w, std::int64_t ox, std::int64_t s0,
+                                          std::int64_t s1) const {
+    const std::int64_t step = Q > 1 ? a.stride_w * a.in_c : 0;   // as in convolve
+    const std::int64_t ix0 = ox * a.stride_w - a.pad_left;
+    kernel::diagonal_fragment<float, Q, Group> sums(g, w.channels);
+    if (s1 > s0)
+      for (std::int64_t r = w.r0; r < w.r1; ++r) {   // a window row: its taps [s0, s1) inside the image
+        const std::int64_t iy = w.iy0 + r * a.dilation_h, ix = ix0 + s0 * a.dilation_w;
+        const float* in = a.input + ((w.n * a.in_h + iy) * a.in_w + ix) * a.in_c + w.c0;
+        sums.fma(g, in, step, a.filter + (r * a.window_w + s0) * a.out_c + w.c0, s1 - s0, a.dilation_w * a.in_c,
+                 a.out_c);
+      }
+    const std::int64_t out = w.out_row + ox * a.out_c;
+    sums.for_each(g, [&](kernel::Item item, int q, float sum) {
+      const std::int64_t at = out + q * a.out_c + item.x;
+      a.output[at] = finish(sum, a, at, w.c0 + item.x);
+    });
+  }
+
+  // Grouped: the outputs of Q consecutive pixels from ox on, whose taps along x are [s0, s1) (all of them for
+  // Q > 1): a phase per tap and input channel, the item loop innermost, the Q sums of an item updated together.
   template <int Q, class Group, class First, class Acc>
   PORTKERN_INLINE void convolve(Group& g, const Row& w, std::int64_t ox, std::int64_t s0, std::int64_t s1,
                                 First& first, Acc& acc) const {
@@ -139,35 +213,27 @@ struct Conv2dDepthwise {
     for (std::int64_t r = w.r0; r < w.r1; ++r)
       for (std::int64_t s = s0; s < s1; ++s) {
         const std::int64_t iy = w.iy0 + r * a.dilation_h, ix = ix0 + s * a.dilation_w;   // inside the image
-        const float* in = a.input + ((w.n * a.in_h + iy) * a.in_w + ix) * a.in_c + (Grouped ? 0 : w.c0);
+        const float* in = a.input + ((w.n * a.in_h + iy) * a.in_w + ix) * a.in_c;
         const float* f = filter + (r * a.window_w + s) * w.group_in * a.out_c;
-        if constexpr (Grouped) {
-          if (w.uniform) {   // the items' channels all lie in one group: its input value is the same for every item
-            for (std::int64_t c = 0; c < w.group_in; ++c, f += a.out_c) {
-              float v[Q];
+        if (w.uniform) {   // the items' channels all lie in one group: its input value is the same for every item
+          for (std::int64_t c = 0; c < w.group_in; ++c, f += a.out_c) {
+            float v[Q];
+            PORTKERN_UNROLL
+            for (int q = 0; q < Q; ++q) v[q] = in[q * step + w.first0 + c];
+            g.for_each_item_below(w.channels, [&](kernel::Item item) {
+              const float weight = f[item.x];
               PORTKERN_UNROLL
-              for (int q = 0; q < Q; ++q) v[q] = in[q * step + w.first0 + c];
-              g.for_each_item_below(w.channels, [&](kernel::Item item) {
-                const float weight = f[item.x];
-                PORTKERN_UNROLL
-                for (int q = 0; q < Q; ++q) acc(item, q) += v[q] * weight;
-              });
-            }
-          } else {
-            for (std::int64_t c = 0; c < w.group_in; ++c, f += a.out_c)
-              g.for_each_item_below(w.channels, [&](kernel::Item item) {
-                const float weight = f[item.x];
-                const float* x = in + first(item, 0) + c;
-                PORTKERN_UNROLL
-                for (int q = 0; q < Q; ++q) acc(item, q) += x[q * step] * weight;
-              });
+              for (int q = 0; q < Q; ++q) acc(item, q) += v[q] * weight;
+            });
           }
         } else {
-          g.for_each_item_below(w.channels, [&](kernel::Item item) {
-            const float weight = f[item.x];
-            PORTKERN_UNROLL
-            for (int q = 0; q < Q; ++q) acc(item, q) += in[q * step + item.x] * weight;
-          });
+          for (std::int64_t c = 0; c < w.group_in; ++c, f += a.out_c)
+            g.for_each_item_below(w.channels, [&](kernel::Item item) {
+              const float weight = f[item.x];
+              const float* x = in + first(item, 0) + c;
+              PORTKERN_UNROLL
+              for (int q = 0; q < Q; ++q) acc(item, q) += x[q * step] * weight;
+            });
         }
       }
     g.for_each_item_below(w.channels, [&](kernel::Item item) {

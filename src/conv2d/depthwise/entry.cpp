@@ -1,5 +1,7 @@
 // The `depthwise` algorithm's registry entry (registry.hpp): one kernel, depthwise descriptors (groups = in_c =
 // out_c) with any window, stride, padding and dilation.
+#include <algorithm>
+
 #include "conv2d/call.hpp"
 #include "conv2d/depthwise/depthwise.hpp"
 #include "conv2d/registry.hpp"
@@ -21,9 +23,21 @@ const AlgorithmEntry depthwise_entry{
     PORTKERN_CONV2D_BUILT("depthwise/default"),
     [](const Device&) { return std::string("depthwise/default"); },
     why_not_depthwise,
-    [](Queue& queue, std::string_view, const ConvArgs& a) {   // the group-to-data mapping is the back end's
-      if (queue.device().is_cuda()) launch(queue, Conv2dDepthwise<64, false>{a});
-      else launch(queue, Conv2dDepthwise<64, true>{a});
+    // The group-to-data mapping is the back end's. On the CPU a group's channels are a block of 16 to 64, as
+    // even as multiples of 8 make them, so that no block has fewer than 16 channels (200 in blocks of 56, 56, 56
+    // and 32, not 64, 64, 64 and 8: a block narrower than a vector keeps its sums in memory).
+    [](Queue& queue, std::string_view, const ConvArgs& a) {
+      if (queue.device().is_cuda()) return launch(queue, Conv2dDepthwise<64, false>{a});
+      const std::int64_t blocks = (a.out_c + 63) / 64, per_block = (a.out_c + blocks - 1) / blocks;
+      switch (std::clamp<std::int64_t>((per_block + 7) / 8, 2, 8)) {
+        case 2: return launch(queue, Conv2dDepthwise<16, true>{a}.for_threads(queue.cpu_threads()));
+        case 3: return launch(queue, Conv2dDepthwise<24, true>{a}.for_threads(queue.cpu_threads()));
+        case 4: return launch(queue, Conv2dDepthwise<32, true>{a}.for_threads(queue.cpu_threads()));
+        case 5: return launch(queue, Conv2dDepthwise<40, true>{a}.for_threads(queue.cpu_threads()));
+        case 6: return launch(queue, Conv2dDepthwise<48, true>{a}.for_threads(queue.cpu_threads()));
+        case 7: return launch(queue, Conv2dDepthwise<56, true>{a}.for_threads(queue.cpu_threads()));
+        default: return launch(queue, Conv2dDepthwise<64, true>{a}.for_threads(queue.cpu_threads()));
+      }
     }};
 
 }  // namespace portkern::conv2d_impl

@@ -33,10 +33,10 @@ const AlgorithmEntry grouped_entry{
       if (config == "grouped/gemm") return run_grouped_gemm(queue, a);
       const std::int64_t group_out = a.out_c / a.groups;
       if (queue.device().is_cuda()) launch(queue, Conv2dDepthwise<64, false, true>{a});
-      else if (group_out % 64 == 0) launch(queue, Conv2dDepthwise<64, true, true>{a});
-      else if (group_out % 32 == 0) launch(queue, Conv2dDepthwise<32, true, true>{a});
-      else if (group_out % 16 == 0) launch(queue, Conv2dDepthwise<16, true, true>{a});
-      else launch(queue, Conv2dDepthwise<64, true, true>{a});
+      else if (group_out % 64 == 0) launch(queue, Conv2dDepthwise<64, true, true>{a}.for_threads(queue.cpu_threads()));
+      else if (group_out % 32 == 0) launch(queue, Conv2dDepthwise<32, true, true>{a}.for_threads(queue.cpu_threads()));
+      else if (group_out % 16 == 0) launch(queue, Conv2dDepthwise<16, true, true>{a}.for_threads(queue.cpu_threads()));
+      else launch(queue, Conv2dDepthwise<64, true, true>{a}.for_threads(queue.cpu_threads()));
     }};
 
 }  // namespace portkern::conv2d_impl

@@ -1,0 +1,137 @@
+// The CPU's lowering of diagonal_fragment (portkern/kernel/diagonal_fragment.hpp): Rows x Columns sums in
+// SIMD registers of the widest width the build targets, written with GCC's vector extensions so that one
+// source serves AVX-512, AVX2, SSE and any other ISA GCC vectorises for (a build for x86-64-v4 gets zmm
+// registers; with -march=x86-64 the same code runs on 16-byte vectors).
+//
+// Every access is a whole vector: where `columns` is not a multiple of the lanes, the last vector is shifted
+// back to end at `columns`, overlapping the one before (its overlapping sums are the same values, summed in
+// the same order). Masked or element-wise loads for the last vector, and a branch between whole and partial
+// vectors, each made GCC 12 keep the sums in memory, a load and a store around every FMA. Fewer columns than
+// one vector's lanes take a plain loop over sums in memory.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "portkern/kernel/model.hpp"
+
+namespace portkern::kernel::cpu {
+
+// The bytes of the widest vector the build's target flags give.
+#if defined(__AVX512F__)
+inline constexpr int widest_vector_bytes = 64;
+#elif defined(__AVX__)
+inline constexpr int widest_vector_bytes = 32;
+#else
+inline constexpr int widest_vector_bytes = 16;
+#endif
+
+template <class T, int Rows, int Columns>
+class DiagonalFragment {
+  static_assert(Rows >= 1 && Columns >= 1, "a diagonal fragment needs a one-dimensional group and at least one row");
+  static constexpr int lanes = widest_vector_bytes / int(sizeof(T)) > 0 ? widest_vector_bytes / int(sizeof(T)) : 1;
+  static constexpr int vectors = (Columns + lanes - 1) / lanes;
+  using Vector [[gnu::vector_size(lanes * sizeof(T))]] = T;
+
+  std::int64_t columns_;
+  Vector sums_[Rows][vectors];
+  T narrow_[Rows][lanes];   // the sums where columns_ < lanes
+
+  // Where vector v starts: v * lanes, or shifted back to end at columns_.
+  PORTKERN_INLINE std::int64_t start(int v) const {
+    return std::int64_t(v + 1) * lanes <= columns_ ? std::int64_t(v) * lanes : columns_ - lanes;
+  }
+  PORTKERN_INLINE static Vector load(const T* p) {
+    Vector v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+
+ public:
+  // Zeroed sums of `columns` columns (at most the group's items).
+  template <class Group>
+  PORTKERN_INLINE DiagonalFragment(const Group&, std::int64_t columns)
+      : columns_(columns >= Columns ? Columns : columns <= 0 ? 0 : columns) {
+    if (columns_ < lanes) {
+      for (int r = 0; r < Rows; ++r)
+        for (int c = 0; c < lanes; ++c) narrow_[r][c] = T(0);
+      return;
+    }
+    PORTKERN_UNROLL
+    for (int r = 0; r < Rows; ++r)
+      PORTKERN_UNROLL
+      for (int v = 0; v < vectors; ++v) sums_[r][v] = Vector{};
+  }
+
+  // sums(r, c) += sum over t < batch of x[t * x_step + r * row_step + c] * w[t * w_step + c]: the loop over the
+  // batch is here, so that its addresses are a few pointers and offsets (a call per product kept a pointer per
+  // row and vector, more than the general registers, reloaded from the stack before every FMA).
+  template <class Group>
+  PORTKERN_INLINE void fma(const Group&, const T* x, std::int64_t row_step, const T* w, std::int64_t batch,
+                           std::int64_t x_step, std::int64_t w_step) {
+    if (columns_ < lanes) {
+      for (std::int64_t t = 0; t < batch; ++t, x += x_step, w += w_step)
+        for (int r = 0; r < Rows; ++r)
+          for (std::int64_t c = 0; c < columns_; ++c) narrow_[r][c] += x[r * row_step + c] * w[c];
+      return;
+    }
+    if (Columns % lanes == 0 && columns_ == Columns) {   // every vector whole: constant offsets from x's rows
+      const T* row[Rows];   // a pointer per row, its vectors at constant offsets from it
+      PORTKERN_UNROLL
+      for (int r = 0; r < Rows; ++r) row[r] = x + r * row_step;
+      for (std::int64_t t = 0; t < batch; ++t, w += w_step) {
+        Vector weight[vectors];
+        PORTKERN_UNROLL
+        for (int v = 0; v < vectors; ++v) weight[v] = load(w + v * lanes);
+        PORTKERN_UNROLL
+        for (int r = 0; r < Rows; ++r) {
+          PORTKERN_UNROLL
+          for (int v = 0; v < vectors; ++v) sums_[r][v] += load(row[r] + v * lanes) * weight[v];
+          row[r] += x_step;
+        }
+      }
+      return;
+    }
+    for (std::int64_t t = 0; t < batch; ++t, x += x_step, w += w_step) {
+      PORTKERN_UNROLL
+      for (int v = 0; v < vectors; ++v) {
+        if (std::int64_t(v) * lanes >= columns_) break;
+        const std::int64_t at = start(v);
+        const Vector weight = load(w + at);
+        PORTKERN_UNROLL
+        for (int r = 0; r < Rows; ++r) sums_[r][v] += load(x + r * row_step + at) * weight;
+      }
+    }
+  }
+
+  // f(item c, r, sums(r, c)) for every column c and row r: a vector loop over c for each r.
+  template <class Group, class F>
+  PORTKERN_INLINE void for_each(const Group&, F&& f) const {
+    alignas(64) T values[Rows][vectors * lanes];
+    const int count = int(columns_);
+    if (count < lanes) {
+      for (int r = 0; r < Rows; ++r)
+        for (int c = 0; c < count; ++c) values[r][c] = narrow_[r][c];
+    } else {
+      PORTKERN_UNROLL   // vector by vector, in order (a shifted last vector rewrites equal values)
+      for (int v = 0; v < vectors; ++v) {
+        if (v * lanes >= count) break;
+        PORTKERN_UNROLL
+        for (int r = 0; r < Rows; ++r) std::memcpy(&values[r][start(v)], &sums_[r][v], sizeof(Vector));
+      }
+    }
+    if (count == Columns) {   // a loop of constant length: whole vectors, no remainder
+      for (int r = 0; r < Rows; ++r) {
+#pragma omp simd
+        for (int c = 0; c < Columns; ++c) f(Item{c, 0, 0, c}, r, values[r][c]);
+      }
+      return;
+    }
+    for (int r = 0; r < Rows; ++r) {
+#pragma omp simd
+      for (int c = 0; c < count; ++c) f(Item{c, 0, 0, c}, r, values[r][c]);
+    }
+  }
+};
+
+}  // namespace portkern::kernel::cpu

@@ -1,0 +1,47 @@
+// The CUDA lowering of diagonal_fragment (portkern/kernel/diagonal_fragment.hpp): thread c holds column c's
+// Rows sums in registers.
+#pragma once
+
+#include <cstdint>
+
+#include "portkern/kernel/model.hpp"
+
+namespace portkern::kernel::cuda {
+
+template <class T, int Rows>
+struct DiagonalFragment {
+  static_assert(Rows >= 1, "a diagonal fragment needs a one-dimensional group and at least one row");
+  std::int64_t columns;
+  T sums[Rows];
+
+  template <class Group>
+  __device__ __forceinline__ DiagonalFragment(const Group&, std::int64_t columns) : columns(columns) {
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) sums[r] = T(0);
+  }
+
+  // sums(r, c) += sum over t < batch of x[t * x_step + r * row_step + c] * w[t * w_step + c], for this thread's c.
+  template <class Group>
+  __device__ __forceinline__ void fma(const Group&, const T* x, std::int64_t row_step, const T* w, std::int64_t batch,
+                                      std::int64_t x_step, std::int64_t w_step) {
+    const int c = threadIdx.x;
+    if (c >= columns) return;
+    x += c;
+    w += c;
+    for (std::int64_t t = 0; t < batch; ++t, x += x_step, w += w_step) {
+      const T weight = *w;
+#pragma unroll
+      for (int r = 0; r < Rows; ++r) sums[r] += x[r * row_step] * weight;
+    }
+  }
+
+  template <class Group, class F>
+  __device__ __forceinline__ void for_each(const Group&, F&& f) const {
+    const int c = threadIdx.x;
+    if (c >= columns) return;
+#pragma unroll
+    for (int r = 0; r < Rows; ++r) f(Item{c, 0, 0, c}, r, sums[r]);
+  }
+};
+
+}  // namespace portkern::kernel::cuda

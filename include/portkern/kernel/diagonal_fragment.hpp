@@ -1,0 +1,32 @@
+// diagonal_fragment<T, Rows, Group>: a group's accumulator of Rows x (its items) sums updated by diagonal
+// products, the multiply of depthwise (per-channel) convolutions, as oneDNN's brdgmm ("batch-reduce diagonal
+// GEMM") names it:
+//
+//   kernel::diagonal_fragment<float, P, Group> acc(g, columns);   // zeroed; column c < columns is item c's
+//   acc.fma(g, x, row_step, w, batch, x_step, w_step);   // the batch-reduce: for c < columns, r < P,
+//       // acc(r, c) += sum over t < batch of x[t * x_step + r * row_step + c] * w[t * w_step + c]
+//   acc.for_each(g, [&](kernel::Item item, int r, float sum) { ... });   // a phase over the sums
+//
+// A depthwise convolution calls fma once per window row: the batch is the row's taps, x_step the step between
+// them in the image, w_step in the filter; the rows are P output pixels.
+// Every call is group-scope and uniform (made by every item with the same arguments). The group is
+// one-dimensional (Shape<X>): its X items are the columns. x's rows are row_step apart (pixels of an NHWC
+// image, stride * channels apart); its columns and w's are contiguous.
+//
+// What each back end lowers it to:
+//   CPU   the sums in SIMD registers across the calls: Rows x ceil(X / lanes) vectors of the widest width the
+//         build targets (AVX-512: 16 floats), each product of the batch one vector load of w and Rows loads
+//         and FMAs per vector of columns, vectors past `columns` skipped, the last one shifted back to end at `columns`
+//         (portkern/kernel/cpu/diagonal_fragment.hpp).
+//         Without it a phase per tap kept every sum in memory (a load and a store per FMA): MobileNetV2's
+//         depthwise layers ran at 0.20-0.52 of oneDNN on 2 Xeon cores.
+//   CUDA  item c's Rows sums in its registers, one load of w[c] per product
+//         (portkern/kernel/cuda/diagonal_fragment.cuh).
+#pragma once
+
+namespace portkern::kernel {
+
+template <class T, int Rows, class Group>
+using diagonal_fragment = typename Group::template diagonal_fragment_type<T, Rows>;
+
+}  // namespace portkern::kernel
