@@ -95,7 +95,7 @@ nlohmann::json bench_layer(Queue& q, const ConvLayer& layer, const Conv2dBenchOp
   std::vector<VendorFigure> figures;
   for (const auto& v : vendors) {
     std::vector<VendorConvCall> calls;
-    try {   // a vendor that does not take the layer (e.g. cuDNN's comparison and groups) leaves its columns out
+    try {   // a vendor that does not take the layer (e.g. a layout it lacks) leaves its columns out
       calls = v.prepare(q, d, data.input(), data.filter(), data.output());
     } catch (const Error& e) {
       row["vendors_left_out"].push_back(std::string(v.name) + ": " + e.what());

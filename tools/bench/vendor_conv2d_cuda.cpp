@@ -93,7 +93,8 @@ struct Graph {
 Graph conv_graph(cudnnHandle_t handle, const Conv2dDesc& d, bool nhwc) {
   Graph g;
   g.parts.push_back(tensor(uid_x, {d.batch, d.in_c, d.in_h, d.in_w}, nhwc));
-  g.parts.push_back(tensor(uid_w, {d.out_c, d.in_c, d.window_h, d.window_w}, nhwc));
+  // A grouped filter has in_c / groups channels; cuDNN takes the group count from x's channels over w's.
+  g.parts.push_back(tensor(uid_w, {d.out_c, d.in_c / d.groups, d.window_h, d.window_w}, nhwc));
   g.parts.push_back(tensor(uid_y, {d.batch, d.out_c, d.out_h, d.out_w}, nhwc));
   const cudnnDataType_t compute = CUDNN_DATA_FLOAT;
   const cudnnConvolutionMode_t mode = CUDNN_CROSS_CORRELATION;
@@ -240,7 +241,7 @@ std::unique_ptr<LayoutData> layout_data(Queue& q, const Conv2dDesc& d, bool nhwc
                                         const std::vector<float>& rsck, float* output) {
   auto data = std::make_unique<LayoutData>();
   data->nhwc = nhwc;
-  const std::int64_t rs_c_k[4] = {d.window_h, d.window_w, d.in_c, d.out_c};
+  const std::int64_t rs_c_k[4] = {d.window_h, d.window_w, d.in_c / d.groups, d.out_c};
   const std::array<std::int64_t, 4> filter_dims = {rs_c_k[0], rs_c_k[1], rs_c_k[2], rs_c_k[3]};
   // RSCK -> KRSC (NHWC filter) or KCRS (NCHW filter).
   data->w = Buffer<float>(q.device(), std::int64_t(rsck.size()));
@@ -291,12 +292,10 @@ std::string cudnn_version() {
 std::vector<VendorConvCall> prepare_cudnn(Queue& q, const Conv2dDesc& desc, const float* input, const float* filter,
                                           float* output, bool in_place) {
   const Conv2dDesc d = conv2d_complete(desc);
-  require(d.groups == 1, "portkern (cuDNN convolution)", "desc.groups", d.groups,
-          "1: the vendor comparison runs dense convolutions only");
   auto layer = std::make_shared<CudnnLayer>();
   CUDNN_CHECK(cudnnCreate(&layer->handle));
   CUDNN_CHECK(cudnnSetStream(layer->handle, static_cast<cudaStream_t>(q.native_stream())));
-  const std::vector<float> rsck = download(q, filter, d.window_h * d.window_w * d.in_c * d.out_c);
+  const std::vector<float> rsck = download(q, filter, d.window_h * d.window_w * (d.in_c / d.groups) * d.out_c);
 
   // Every layout's plans, finalised (a plan that cuDNN refuses, or whose workspace is over the limit, is left out).
   struct Candidate {

@@ -43,13 +43,16 @@
 
 namespace portkern::conv2d_impl {
 
-template <int Items = 64, bool WholeRows = true, bool Grouped = false>
+template <int Items = 64, bool WholeRows = true, bool Grouped = false, int Segment = 1>
 struct Conv2dDepthwise {
   using group_shape = kernel::Shape<Items>;
   ConvArgs a;
 
   // The output pixels of a group: a whole row, or one.
-  PORTKERN_INLINE std::int64_t row_pixels() const { return WholeRows ? a.out_w : 1; }
+  // The output pixels of a group along its row: a whole row, or a segment of Segment pixels (the last one of a
+  // row shorter).
+  PORTKERN_INLINE std::int64_t row_pixels() const { return WholeRows ? a.out_w : Segment; }
+  PORTKERN_INLINE std::int64_t segments() const { return (a.out_w + row_pixels() - 1) / row_pixels(); }
 
   // Rows: x the blocks of channels, y chunks of rows_per_group consecutive output rows (n, y) that a group walks
   // one after the other, so that the input rows its window shares stay in the L1 cache: with a row per group
@@ -60,7 +63,7 @@ struct Conv2dDepthwise {
   std::int64_t rows_per_group = 1;
 
   PORTKERN_INLINE std::int64_t blocks() const { return (a.out_c + Items - 1) / Items; }
-  PORTKERN_INLINE std::int64_t units() const { return a.batch * a.out_h * (a.out_w / row_pixels()); }
+  PORTKERN_INLINE std::int64_t units() const { return a.batch * a.out_h * segments(); }
 
   kernel::Range groups() const {
     return WholeRows ? kernel::Range{blocks(), (units() + rows_per_group - 1) / rows_per_group, 1}
@@ -116,7 +119,7 @@ struct Conv2dDepthwise {
   // one read of the tap's filter values (ResNeXt-50's 16- and 32-channel groups on 2 Xeon cores: 27.6 -> 60.6
   // and 50.3 -> 71.2 GFLOP/s); not where the items gather their inputs (ResNeXt's 4-channel groups 26.9 ->
   // 22.5).
-  static constexpr int P = !WholeRows ? 1 : !Grouped && Items <= 16 ? 8 : 4;
+  static constexpr int P = !WholeRows ? (Grouped ? 1 : Segment) : !Grouped && Items <= 16 ? 8 : 4;
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
@@ -148,18 +151,20 @@ struct Conv2dDepthwise {
     kernel::private_array<float, P, Group> acc;   // grouped: each item's sums over the taps of the current pixels
     const bool blocks = P > 1 && (!Grouped || w.uniform);
     for (std::int64_t unit = unit0; unit < unit1; ++unit) {
-      const std::int64_t pixels = row_pixels(), first_x = WholeRows ? 0 : unit % a.out_w;
-      const std::int64_t row = WholeRows ? unit : unit / a.out_w, oy = row % a.out_h;
+      const std::int64_t first_x = (unit % segments()) * row_pixels();
+      const std::int64_t pixels = std::min(row_pixels(), a.out_w - first_x);
+      const std::int64_t row = unit / segments(), oy = row % a.out_h;
       w.n = row / a.out_h;
       inside(oy, a.stride_h, a.pad_top, a.dilation_h, a.window_h, a.in_h, w.r0, w.r1);
       w.iy0 = oy * a.stride_h - a.pad_top;
       w.out_row = row * a.out_w * a.out_c + w.c0;
-      for (std::int64_t ox = first_x; ox < first_x + pixels;) {
-        if (blocks && ox >= x_lo && ox + P <= x_hi) {
+      const std::int64_t end_x = first_x + pixels, inside_end = std::min(x_hi, end_x);   // blocks stay in the segment
+      for (std::int64_t ox = first_x; ox < end_x;) {
+        if (blocks && ox >= x_lo && ox + P <= inside_end) {
           if constexpr (Grouped) convolve<P>(g, w, ox, 0, a.window_w, first, acc);
           else convolve_depthwise<P>(g, w, ox, 0, a.window_w);
           ox += P;
-        } else if (!Grouped && P > 2 && ox >= x_lo && ox + 2 <= x_hi) {   // pairs of the last inside pixels
+        } else if (!Grouped && P > 2 && ox >= x_lo && ox + 2 <= inside_end) {   // pairs of the last inside pixels
           convolve_depthwise<2>(g, w, ox, 0, a.window_w);
           ox += 2;
         } else {
