@@ -69,30 +69,38 @@ class DiagonalFragment {
   template <class Group>
   PORTKERN_INLINE void fma(const Group&, const T* x, std::int64_t row_step, const T* w, std::int64_t batch,
                            std::int64_t x_step, std::int64_t w_step) {
+    // The pointers move between products only: one step past the last may overflow (a dilation of 2^62;
+    // fuzz_conv_desc).
     if (columns_ < lanes) {
-      for (std::int64_t t = 0; t < batch; ++t, x += x_step, w += w_step)
+      for (std::int64_t t = 0; t < batch; ++t) {
+        if (t > 0) x += x_step, w += w_step;
         for (int r = 0; r < Rows; ++r)
           for (std::int64_t c = 0; c < columns_; ++c) narrow_[r][c] += x[r * row_step + c] * w[c];
+      }
       return;
     }
     if (Columns % lanes == 0 && columns_ == Columns) {   // every vector whole: constant offsets from x's rows
       const T* row[Rows];   // a pointer per row, its vectors at constant offsets from it
       PORTKERN_UNROLL
       for (int r = 0; r < Rows; ++r) row[r] = x + r * row_step;
-      for (std::int64_t t = 0; t < batch; ++t, w += w_step) {
+      for (std::int64_t t = 0; t < batch; ++t) {
+        if (t > 0) {
+          w += w_step;
+          PORTKERN_UNROLL
+          for (int r = 0; r < Rows; ++r) row[r] += x_step;
+        }
         Vector weight[vectors];
         PORTKERN_UNROLL
         for (int v = 0; v < vectors; ++v) weight[v] = load(w + v * lanes);
         PORTKERN_UNROLL
-        for (int r = 0; r < Rows; ++r) {
+        for (int r = 0; r < Rows; ++r)
           PORTKERN_UNROLL
           for (int v = 0; v < vectors; ++v) sums_[r][v] += load(row[r] + v * lanes) * weight[v];
-          row[r] += x_step;
-        }
       }
       return;
     }
-    for (std::int64_t t = 0; t < batch; ++t, x += x_step, w += w_step) {
+    for (std::int64_t t = 0; t < batch; ++t) {
+      if (t > 0) x += x_step, w += w_step;
       PORTKERN_UNROLL
       for (int v = 0; v < vectors; ++v) {
         if (std::int64_t(v) * lanes >= columns_) break;

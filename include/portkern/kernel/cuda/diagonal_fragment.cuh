@@ -28,7 +28,8 @@ struct DiagonalFragment {
     if (c >= columns) return;
     x += c;
     w += c;
-    for (std::int64_t t = 0; t < batch; ++t, x += x_step, w += w_step) {
+    for (std::int64_t t = 0; t < batch; ++t) {
+      if (t > 0) x += x_step, w += w_step;   // between products only: one step past the last may overflow
       const T weight = *w;
 #pragma unroll
       for (int r = 0; r < Rows; ++r) sums[r] += x[r * row_step] * weight;
