@@ -186,12 +186,14 @@ struct Conv2dDepthwise {
     const std::int64_t step = Q > 1 ? a.stride_w * a.in_c : 0;   // as in convolve
     const std::int64_t ix0 = ox * a.stride_w - a.pad_left;
     kernel::diagonal_fragment<float, Q, Group> sums(g, w.channels);
+    // From one tap to the next along x, where several lie inside the image (a single tap's dilation may be far
+    // larger than the image: 2^62 overflowed; fuzz_conv_desc).
+    const std::int64_t tap_step = s1 - s0 > 1 ? a.dilation_w * a.in_c : 0;
     if (s1 > s0)
       for (std::int64_t r = w.r0; r < w.r1; ++r) {   // a window row: its taps [s0, s1) inside the image
         const std::int64_t iy = w.iy0 + r * a.dilation_h, ix = ix0 + s0 * a.dilation_w;
         const float* in = a.input + ((w.n * a.in_h + iy) * a.in_w + ix) * a.in_c + w.c0;
-        sums.fma(g, in, step, a.filter + (r * a.window_w + s0) * a.out_c + w.c0, s1 - s0, a.dilation_w * a.in_c,
-                 a.out_c);
+        sums.fma(g, in, step, a.filter + (r * a.window_w + s0) * a.out_c + w.c0, s1 - s0, tap_step, a.out_c);
       }
     const std::int64_t out = w.out_row + ox * a.out_c;
     sums.for_each(g, [&](kernel::Item item, int q, float sum) {
