@@ -97,6 +97,13 @@ inline std::vector<ConvCase> conv_cases() {
                    "depthwise of one channel, stride 1x2"});
   cases.push_back({grouped(conv_desc(1, 12, 11, 6, 9, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2), 3), false,
                    "3x3 dilation 2, 3 groups"});
+  // Groups of 2, 4 and 8 input and output channels (the CPU's block-diagonal mode): blocks of channels whose last
+  // vector is shifted, and fewer channels than a vector.
+  cases.push_back({grouped(conv_desc(1, 9, 11, 136, 136, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), 34), true,
+                   "3x3, 34 groups of 4, bias relu"});
+  cases.push_back({grouped(conv_desc(2, 7, 8, 72, 72, 3, 3, 2, 2, {1, 1, 1, 1}), 9), false,
+                   "3x3 stride 2, 9 groups of 8, residual", true});
+  cases.push_back({grouped(conv_desc(1, 6, 5, 12, 12, 5, 5, 1, 1, {2, 2, 2, 2}), 6), true, "5x5, 6 groups of 2"});
   cases.push_back({grouped(conv_desc(1, 5, 6, 64, 32, 1, 1, 1, 1, {0, 0, 0, 0}), 32), false,
                    "1x1, 32 groups of 2 -> 1"});
   cases.push_back({grouped(conv_desc(2, 7, 6, 130, 130, 3, 3, 2, 1, {1, 1, 1, 1}, 1, 1, true), 5), true,

@@ -130,15 +130,17 @@ TEST(Conv2dCpuApi, SelectionAlwaysApplies) {
   const Conv2dSelection dilated = conv2d_select(cpu, conv_desc(1, 56, 56, 64, 64, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2));
   EXPECT_EQ(dilated.algorithm, "direct");
   // Depthwise convolutions (MobileNet, stride 1 and 2) take the depthwise path, other grouped ones (ResNeXt; a
-  // depthwise one with a channel multiplier) the grouped path: a GEMM per group from 8 output channels a group.
+  // depthwise one with a channel multiplier) the grouped path: a GEMM per group from 8 output channels a group,
+  // except groups of 2, 4 or 8 input and output channels (the block-diagonal mode of grouped/default).
   for (auto [c, k, groups, stride] : {std::array<std::int64_t, 4>{128, 128, 32, 1}, {96, 96, 96, 1}, {144, 144, 144, 2},
-                                      {32, 64, 32, 1}, {256, 256, 32, 2}, {96, 256, 2, 1}}) {
+                                      {32, 64, 32, 1}, {256, 256, 32, 2}, {512, 512, 32, 1}, {96, 256, 2, 1}}) {
     Conv2dDesc d = conv_desc(1, 28, 28, c, k, 3, 3, stride, stride, {1, 1, 1, 1});
     d.groups = groups;
     const Conv2dSelection pick = conv2d_select(cpu, d);
+    const bool block = c == k && (c / groups == 2 || c / groups == 4 || c / groups == 8);
     EXPECT_EQ(pick.config, groups == c && c == k ? "depthwise/default"
-                           : k / groups >= 8   ? "grouped/gemm"
-                                               : "grouped/default")
+                           : block || k / groups < 8 ? "grouped/default"
+                                                    : "grouped/gemm")
         << pick.reason;
     EXPECT_NE(pick.reason.find("groups = " + std::to_string(groups) + " takes the depthwise, grouped or direct path only"),
               std::string::npos)

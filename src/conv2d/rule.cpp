@@ -7,13 +7,14 @@
 //      by the generator from tools/tuning/runtime_rules.py so that the analysis scores the same rule (im2col,
 //      which takes any undilated convolution);
 //   3. where neither applies (dilation > 1, groups > 1): `depthwise` where groups = in_c = out_c, on the CPU
-//      `grouped` where groups > 1 (grouped/gemm where a group has gemm_group_outputs output channels or more,
-//      else grouped/default), else `direct`, which takes every descriptor (on the H100 direct ran ResNeXt-50's
+//      `grouped` where groups > 1 (grouped/gemm where a group has gemm_group_outputs output channels or more and
+//      is not one of grouped/default's block-diagonal groups, else grouped/default), else `direct`, which takes every descriptor (on the H100 direct ran ResNeXt-50's
 //      grouped layers 1.31x faster than grouped in geomean, 0.88-1.60x per layer; on 2 Xeon cores grouped ran
 //      them 4.5-8x faster than direct).
 #include "conv2d/rule.hpp"
 
 #include "conv2d/deployment.hpp"
+#include "conv2d/grouped/block.hpp"
 #include "conv2d/registry.hpp"
 #include "portkern/runtime/device_class.hpp"
 
@@ -28,10 +29,11 @@ deploy::ConvProblem problem(const Conv2dDesc& d) {
 
 std::string_view algorithm_of(std::string_view config) { return config.substr(0, config.find('/')); }
 
-// A GEMM per channel group pays from 8 output channels a group on the CPU: 2 Xeon cores, 10 grouped layers of 7
-// networks, against grouped/default in the same run: 1.1-1.4x at 8 (ResNeXt-50 layer2, ResNeXt-101 32x8d
-// layer1, RegNetY-400MF), 1.35-4.4x from 16 to 128; 0.36x at 4 (ResNeXt-50 layer1), whose GEMMs fill a quarter of
-// a vector (data/results/xeon-2026-11-28-grouped/).
+// A GEMM per channel group pays from 8 output channels a group on the CPU, unless the group's channels take
+// grouped/default's block-diagonal mode (grouped/block.hpp: groups of 2, 4 or 8 input and output channels,
+// 141-170 GFLOP/s on 2 Xeon cores where a GEMM per group ran 32-40): 10 grouped layers of 7 networks against
+// the phases of grouped/default: 1.35-4.4x from 16 to 128 output channels a group, 0.36x at 4, whose GEMMs fill
+// a quarter of a vector (data/results/xeon-2026-11-28-grouped/).
 constexpr std::int64_t gemm_group_outputs = 8;
 
 template <class D>
@@ -56,7 +58,8 @@ Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precisi
   if (conv2d_not_applicable(device, d, "depthwise", "depthwise/default", precision).empty())
     return {"depthwise", "depthwise/default", neither + ": depthwise/default"};
   if (device.is_cpu()) {
-    const std::string config = d.out_c / d.groups >= gemm_group_outputs ? "grouped/gemm" : "grouped/default";
+    const bool gemm = block_diagonal_channels(d.in_c, d.out_c, d.groups) == 0 && d.out_c / d.groups >= gemm_group_outputs;
+    const std::string config = gemm ? "grouped/gemm" : "grouped/default";
     if (conv2d_not_applicable(device, d, "grouped", config, precision).empty())
       return {"grouped", config, neither + ": " + config};
   }

@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "conv2d/args.hpp"
 #include "portkern/kernel/diagonal_fragment.hpp"
@@ -43,7 +44,7 @@
 
 namespace portkern::conv2d_impl {
 
-template <int Items = 64, bool WholeRows = true, bool Grouped = false, int Segment = 1>
+template <int Items = 64, bool WholeRows = true, bool Grouped = false, int Segment = 1, int Block = 0>
 struct Conv2dDepthwise {
   using group_shape = kernel::Shape<Items>;
   ConvArgs a;
@@ -119,7 +120,8 @@ struct Conv2dDepthwise {
   // one read of the tap's filter values (ResNeXt-50's 16- and 32-channel groups on 2 Xeon cores: 27.6 -> 60.6
   // and 50.3 -> 71.2 GFLOP/s); not where the items gather their inputs (ResNeXt's 4-channel groups 26.9 ->
   // 22.5).
-  static constexpr int P = !WholeRows ? (Grouped ? 1 : Segment) : !Grouped && Items <= 16 ? 8 : 4;
+  static constexpr bool diagonal = !Grouped || Block > 0;   // sums in a diagonal fragment
+  static constexpr int P = !WholeRows ? (diagonal ? Segment : 1) : diagonal && Items <= 16 ? 8 : 4;
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
@@ -144,12 +146,12 @@ struct Conv2dDepthwise {
     w.uniform = group_out % Items == 0;
     w.first0 = w.c0 / group_out * w.group_in;
     kernel::private_array<int, 1, Group> first;
-    if constexpr (Grouped)
+    if constexpr (Grouped && !diagonal)
       if (!w.uniform)
         g.for_each_item_below(w.channels,
                               [&](kernel::Item item) { first(item, 0) = int((w.c0 + item.x) / group_out * w.group_in); });
     kernel::private_array<float, P, Group> acc;   // grouped: each item's sums over the taps of the current pixels
-    const bool blocks = P > 1 && (!Grouped || w.uniform);
+    const bool blocks = P > 1 && (diagonal || w.uniform);
     for (std::int64_t unit = unit0; unit < unit1; ++unit) {
       const std::int64_t first_x = (unit % segments()) * row_pixels();
       const std::int64_t pixels = std::min(row_pixels(), a.out_w - first_x);
@@ -161,16 +163,16 @@ struct Conv2dDepthwise {
       const std::int64_t end_x = first_x + pixels, inside_end = std::min(x_hi, end_x);   // blocks stay in the segment
       for (std::int64_t ox = first_x; ox < end_x;) {
         if (blocks && ox >= x_lo && ox + P <= inside_end) {
-          if constexpr (Grouped) convolve<P>(g, w, ox, 0, a.window_w, first, acc);
+          if constexpr (!diagonal) convolve<P>(g, w, ox, 0, a.window_w, first, acc);
           else convolve_depthwise<P>(g, w, ox, 0, a.window_w);
           ox += P;
-        } else if (!Grouped && P > 2 && ox >= x_lo && ox + 2 <= inside_end) {   // pairs of the last inside pixels
+        } else if (diagonal && P > 2 && ox >= x_lo && ox + 2 <= inside_end) {   // pairs of the last inside pixels
           convolve_depthwise<2>(g, w, ox, 0, a.window_w);
           ox += 2;
         } else {
           std::int64_t s0, s1;
           inside(ox, a.stride_w, a.pad_left, a.dilation_w, a.window_w, a.in_w, s0, s1);
-          if constexpr (Grouped) convolve<1>(g, w, ox, s0, s1, first, acc);
+          if constexpr (!diagonal) convolve<1>(g, w, ox, s0, s1, first, acc);
           else convolve_depthwise<1>(g, w, ox, s0, s1);
           ox += 1;
         }
@@ -193,7 +195,9 @@ struct Conv2dDepthwise {
       for (std::int64_t r = w.r0; r < w.r1; ++r) {   // a window row: its taps [s0, s1) inside the image
         const std::int64_t iy = w.iy0 + r * a.dilation_h, ix = ix0 + s0 * a.dilation_w;
         const float* in = a.input + ((w.n * a.in_h + iy) * a.in_w + ix) * a.in_c + w.c0;
-        sums.fma(g, in, step, a.filter + (r * a.window_w + s0) * a.out_c + w.c0, s1 - s0, tap_step, a.out_c);
+        const float* f = a.filter + (r * a.window_w + s0) * std::max(Block, 1) * a.out_c + w.c0;
+        if constexpr (Block > 0) sums.template fma_block<Block>(g, in, step, f, a.out_c, s1 - s0, tap_step, Block * a.out_c);
+        else sums.fma(g, in, step, f, s1 - s0, tap_step, a.out_c);
       }
     const std::int64_t out = w.out_row + ox * a.out_c;
     sums.for_each(g, [&](kernel::Item item, int q, float sum) {
@@ -252,5 +256,22 @@ struct Conv2dDepthwise {
     });
   }
 };
+
+// The CPU's blocks of channels for the diagonal modes: 16 to 64, a multiple of 8 that splits out_c evenly, so
+// that no block is narrower than a vector (200 in blocks of 56, 56, 56 and 32, not 64, 64, 64 and 8: a block
+// narrower than a vector keeps its sums in memory). Calls f(std::integral_constant<int, Items>{}).
+template <class F>
+void with_cpu_block_channels(std::int64_t out_c, F&& f) {
+  const std::int64_t blocks = (out_c + 63) / 64, per_block = (out_c + blocks - 1) / blocks;
+  switch (std::clamp<std::int64_t>((per_block + 7) / 8, 2, 8)) {
+    case 2: return f(std::integral_constant<int, 16>{});
+    case 3: return f(std::integral_constant<int, 24>{});
+    case 4: return f(std::integral_constant<int, 32>{});
+    case 5: return f(std::integral_constant<int, 40>{});
+    case 6: return f(std::integral_constant<int, 48>{});
+    case 7: return f(std::integral_constant<int, 56>{});
+    default: return f(std::integral_constant<int, 64>{});
+  }
+}
 
 }  // namespace portkern::conv2d_impl

@@ -34,25 +34,17 @@ const AlgorithmEntry depthwise_entry{
     PORTKERN_CONV2D_BUILT("depthwise/default"),
     [](const Device&) { return std::string("depthwise/default"); },
     why_not_depthwise,
-    // The group-to-data mapping is the back end's. On the CPU a group's channels are a block of 16 to 64, as
-    // even as multiples of 8 make them, so that no block has fewer than 16 channels (200 in blocks of 56, 56, 56
-    // and 32, not 64, 64, 64 and 8: a block narrower than a vector keeps its sums in memory).
+    // The group-to-data mapping is the back end's. On the CPU a group's channels are a block of 16 to 64
+    // (with_cpu_block_channels), its rows a group of rows (for_threads).
     [](Queue& queue, std::string_view, const ConvArgs& a) {
       if (queue.device().is_cuda()) {   // a thread a channel: 4 pixels of a row a group, or one (segments_pay)
         if (!segments_pay(queue.device(), a)) return launch(queue, Conv2dDepthwise<64, false>{a});
         if (a.out_c % 64 == 0) return launch(queue, Conv2dDepthwise<64, false, false, 4>{a});
         return launch(queue, Conv2dDepthwise<32, false, false, 4>{a});
       }
-      const std::int64_t blocks = (a.out_c + 63) / 64, per_block = (a.out_c + blocks - 1) / blocks;
-      switch (std::clamp<std::int64_t>((per_block + 7) / 8, 2, 8)) {
-        case 2: return launch(queue, Conv2dDepthwise<16, true>{a}.for_threads(queue.cpu_threads()));
-        case 3: return launch(queue, Conv2dDepthwise<24, true>{a}.for_threads(queue.cpu_threads()));
-        case 4: return launch(queue, Conv2dDepthwise<32, true>{a}.for_threads(queue.cpu_threads()));
-        case 5: return launch(queue, Conv2dDepthwise<40, true>{a}.for_threads(queue.cpu_threads()));
-        case 6: return launch(queue, Conv2dDepthwise<48, true>{a}.for_threads(queue.cpu_threads()));
-        case 7: return launch(queue, Conv2dDepthwise<56, true>{a}.for_threads(queue.cpu_threads()));
-        default: return launch(queue, Conv2dDepthwise<64, true>{a}.for_threads(queue.cpu_threads()));
-      }
+      with_cpu_block_channels(a.out_c, [&](auto items) {
+        launch_cpu(queue, Conv2dDepthwise<items(), true>{a}.for_threads(queue.cpu_threads()));
+      });
     }};
 
 }  // namespace portkern::conv2d_impl

@@ -3,6 +3,7 @@
 // grouped mode), and on the CPU `gemm`, a GEMM per channel group (gemm.hpp).
 #include "conv2d/call.hpp"
 #include "conv2d/depthwise/depthwise.hpp"
+#include "conv2d/grouped/block.hpp"
 #include "conv2d/grouped/gemm.hpp"
 #include "conv2d/registry.hpp"
 
@@ -32,8 +33,16 @@ const AlgorithmEntry grouped_entry{
     [](Queue& queue, std::string_view config, const ConvArgs& a) {
       if (config == "grouped/gemm") return run_grouped_gemm(queue, a);
       const std::int64_t group_out = a.out_c / a.groups;
-      if (queue.device().is_cuda()) launch(queue, Conv2dDepthwise<64, false, true>{a});
-      else if (group_out % 64 == 0) launch(queue, Conv2dDepthwise<64, true, true>{a}.for_threads(queue.cpu_threads()));
+      if (queue.device().is_cuda()) return launch(queue, Conv2dDepthwise<64, false, true>{a});
+      // Groups of 2, 4 or 8 input and output channels: their block-diagonal product in a diagonal fragment.
+      if (const int block = block_diagonal_channels(a.in_c, a.out_c, a.groups))
+        return with_cpu_block_channels(a.out_c, [&](auto items) {
+          const int t = queue.cpu_threads();
+          if (block == 2) launch_cpu(queue, Conv2dDepthwise<items(), true, true, 1, 2>{a}.for_threads(t));
+          else if (block == 4) launch_cpu(queue, Conv2dDepthwise<items(), true, true, 1, 4>{a}.for_threads(t));
+          else launch_cpu(queue, Conv2dDepthwise<items(), true, true, 1, 8>{a}.for_threads(t));
+        });
+      if (group_out % 64 == 0) launch(queue, Conv2dDepthwise<64, true, true>{a}.for_threads(queue.cpu_threads()));
       else if (group_out % 32 == 0) launch(queue, Conv2dDepthwise<32, true, true>{a}.for_threads(queue.cpu_threads()));
       else if (group_out % 16 == 0) launch(queue, Conv2dDepthwise<16, true, true>{a}.for_threads(queue.cpu_threads()));
       else launch(queue, Conv2dDepthwise<64, true, true>{a}.for_threads(queue.cpu_threads()));

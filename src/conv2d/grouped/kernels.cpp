@@ -6,3 +6,17 @@ PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<64, true, true
 PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<32, true, true>)
 PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<16, true, true>)
 PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<64, false, true>)
+
+#if !defined(__CUDACC__)   // the block-diagonal modes, launched by launch_cpu
+#define PORTKERN_GROUPED_BLOCKS(items)                                                       \
+  PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<items, true, true, 1, 2>) \
+  PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<items, true, true, 1, 4>) \
+  PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<items, true, true, 1, 8>)
+PORTKERN_GROUPED_BLOCKS(16)
+PORTKERN_GROUPED_BLOCKS(24)
+PORTKERN_GROUPED_BLOCKS(32)
+PORTKERN_GROUPED_BLOCKS(40)
+PORTKERN_GROUPED_BLOCKS(48)
+PORTKERN_GROUPED_BLOCKS(56)
+PORTKERN_GROUPED_BLOCKS(64)
+#endif

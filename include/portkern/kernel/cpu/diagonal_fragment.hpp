@@ -12,6 +12,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
+#include <utility>
 
 #include "portkern/kernel/model.hpp"
 
@@ -32,10 +34,31 @@ class DiagonalFragment {
   static constexpr int lanes = widest_vector_bytes / int(sizeof(T)) > 0 ? widest_vector_bytes / int(sizeof(T)) : 1;
   static constexpr int vectors = (Columns + lanes - 1) / lanes;
   using Vector [[gnu::vector_size(lanes * sizeof(T))]] = T;
+  using Index [[gnu::vector_size(lanes * sizeof(T))]] = std::conditional_t<sizeof(T) == 8, std::int64_t, std::int32_t>;
 
   std::int64_t columns_;
   Vector sums_[Rows][vectors];
   T narrow_[Rows][lanes];   // the sums where columns_ < lanes
+
+  // The vector whose lane l holds x's lane G * (l / G) + J: each group of G lanes reads its own group's lane J
+  // (an in-lane permute where G <= 4, a cross-lane one for 8).
+  template <int G, int J>
+  PORTKERN_INLINE static Vector pick(Vector x) {
+    if constexpr (G == 1) {
+      return x;
+    } else {
+      Index index;
+      for (int l = 0; l < lanes; ++l) index[l] = G * (l / G) + J;
+      return __builtin_shuffle(x, index);
+    }
+  }
+
+  // sums[v] += sum over j < G of pick<G, j>(x) * w's vector v of filter row j (rows w_row apart).
+  template <int G, int... J>
+  PORTKERN_INLINE static void add_block(Vector& sums, Vector x, const T* w, std::int64_t w_row,
+                                        std::integer_sequence<int, J...>) {
+    ((sums += pick<G, J>(x) * load(w + J * w_row)), ...);
+  }
 
   // Where vector v starts: v * lanes, or shifted back to end at columns_.
   PORTKERN_INLINE std::int64_t start(int v) const {
@@ -108,6 +131,42 @@ class DiagonalFragment {
         const Vector weight = load(w + at);
         PORTKERN_UNROLL
         for (int r = 0; r < Rows; ++r) sums_[r][v] += load(x + r * row_step + at) * weight;
+      }
+    }
+  }
+
+  // The block-diagonal product of a grouped convolution whose groups have G input and G output channels:
+  // sums(r, c) += sum over t < batch, j < G of x[t * x_step + r * row_step + G * (c / G) + j]
+  //                                          * w[t * w_step + j * w_row + c].
+  // Column c's inputs are its group's G lanes of the same vector of x, spread by lane permutes (G divides the
+  // lanes; G = 1 is fma). A sum's G products per tap are kept in one register each.
+  template <int G, class Group>
+  PORTKERN_INLINE void fma_block(const Group& g, const T* x, std::int64_t row_step, const T* w, std::int64_t w_row,
+                                 std::int64_t batch, std::int64_t x_step, std::int64_t w_step) {
+    static_assert(G >= 1 && lanes % G == 0, "a group's channels lie in one vector");
+    if constexpr (G == 1) {
+      return fma(g, x, row_step, w, batch, x_step, w_step);
+    } else {
+      if (columns_ < lanes) {   // between products only, as in fma
+        for (std::int64_t t = 0; t < batch; ++t) {
+          if (t > 0) x += x_step, w += w_step;
+          for (int r = 0; r < Rows; ++r)
+            for (std::int64_t c = 0; c < columns_; ++c)
+              for (int j = 0; j < G; ++j) narrow_[r][c] += x[r * row_step + G * (c / G) + j] * w[j * w_row + c];
+        }
+        return;
+      }
+      // Whole vectors from v * lanes, or the last shifted back: a multiple of G either way (columns_ and lanes are).
+      for (std::int64_t t = 0; t < batch; ++t) {
+        if (t > 0) x += x_step, w += w_step;
+        PORTKERN_UNROLL
+        for (int v = 0; v < vectors; ++v) {
+          if (std::int64_t(v) * lanes >= columns_) break;
+          const std::int64_t at = Columns % lanes == 0 && columns_ == Columns ? v * lanes : start(v);
+          PORTKERN_UNROLL
+          for (int r = 0; r < Rows; ++r)
+            add_block<G>(sums_[r][v], load(x + r * row_step + at), w + at, w_row, std::make_integer_sequence<int, G>{});
+        }
       }
     }
   }

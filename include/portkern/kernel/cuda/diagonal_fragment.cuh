@@ -36,6 +36,26 @@ struct DiagonalFragment {
     }
   }
 
+  // The block-diagonal product of groups of G input and G output channels (the CPU lowering's comment).
+  template <int G, class Group>
+  __device__ __forceinline__ void fma_block(const Group&, const T* x, std::int64_t row_step, const T* w,
+                                            std::int64_t w_row, std::int64_t batch, std::int64_t x_step,
+                                            std::int64_t w_step) {
+    const int c = threadIdx.x;
+    if (c >= columns) return;
+    x += G * (c / G);
+    w += c;
+    for (std::int64_t t = 0; t < batch; ++t) {
+      if (t > 0) x += x_step, w += w_step;
+#pragma unroll
+      for (int j = 0; j < G; ++j) {
+        const T weight = w[j * w_row];
+#pragma unroll
+        for (int r = 0; r < Rows; ++r) sums[r] += x[r * row_step + j] * weight;
+      }
+    }
+  }
+
   template <class Group, class F>
   __device__ __forceinline__ void for_each(const Group&, F&& f) const {
     const int c = threadIdx.x;
