@@ -19,7 +19,9 @@
 // over its group's in_c / groups input channels, a phase per tap and input channel in which item k reads its
 // group's channel: a gathered load on the CPU, a value its group's threads share on CUDA; the first channel of
 // each item's group is worked out once per group of items; where every item of a group of items is in the
-// same channel group, one value read for all of them, and P pixels a phase).
+// same channel group, one value read for all of them, and P pixels a phase), Segment (CUDA: pixels of a row a
+// group), Block (grouped with groups of Block = 2, 4 or 8 input and output channels: the sums in a diagonal
+// fragment's block-diagonal product, fma_block, instead of phases; the CPU's grouped/default, grouped/block.hpp).
 //
 // When it wins: the depthwise mode wherever it applies (the dense algorithms do not take groups; `direct` sums
 // each item's taps inside one phase, which GCC leaves scalar). On 2 Xeon cores it went from 0.20-0.52 of
@@ -180,8 +182,9 @@ struct Conv2dDepthwise {
     }
   }
 
-  // Depthwise: the outputs of Q consecutive pixels from ox on, whose taps along x are [s0, s1) (all of them for
-  // Q > 1), summed over the taps in a diagonal fragment (item c's channel times its own filter value).
+  // Depthwise (and Block): the outputs of Q consecutive pixels from ox on, whose taps along x are [s0, s1) (all
+  // of them for Q > 1), summed over the taps in a diagonal fragment (item c's channel times its own filter value;
+  // Block: its group's Block channels times their filter rows).
   template <int Q, class Group>
   PORTKERN_INLINE void convolve_depthwise(Group& g, const Row& w, std::int64_t ox, std::int64_t s0,
                                           std::int64_t s1) const {

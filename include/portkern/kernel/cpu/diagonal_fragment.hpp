@@ -12,7 +12,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
 #include <utility>
 
 #include "portkern/kernel/model.hpp"
@@ -34,23 +33,21 @@ class DiagonalFragment {
   static constexpr int lanes = widest_vector_bytes / int(sizeof(T)) > 0 ? widest_vector_bytes / int(sizeof(T)) : 1;
   static constexpr int vectors = (Columns + lanes - 1) / lanes;
   using Vector [[gnu::vector_size(lanes * sizeof(T))]] = T;
-  using Index [[gnu::vector_size(lanes * sizeof(T))]] = std::conditional_t<sizeof(T) == 8, std::int64_t, std::int32_t>;
 
   std::int64_t columns_;
   Vector sums_[Rows][vectors];
   T narrow_[Rows][lanes];   // the sums where columns_ < lanes
 
   // The vector whose lane l holds x's lane G * (l / G) + J: each group of G lanes reads its own group's lane J
-  // (an in-lane permute where G <= 4, a cross-lane one for 8).
+  // (GCC 12 and Clang both take __builtin_shufflevector; an in-lane permute where G <= 4, a cross-lane one for 8).
+  template <int G, int J, std::size_t... L>
+  PORTKERN_INLINE static Vector pick(Vector x, std::index_sequence<L...>) {
+    return __builtin_shufflevector(x, x, int(G * (int(L) / G) + J)...);
+  }
   template <int G, int J>
   PORTKERN_INLINE static Vector pick(Vector x) {
-    if constexpr (G == 1) {
-      return x;
-    } else {
-      Index index;
-      for (int l = 0; l < lanes; ++l) index[l] = G * (l / G) + J;
-      return __builtin_shuffle(x, index);
-    }
+    if constexpr (G == 1) return x;
+    else return pick<G, J>(x, std::make_index_sequence<lanes>{});
   }
 
   // sums[v] += sum over j < G of pick<G, j>(x) * w's vector v of filter row j (rows w_row apart).
