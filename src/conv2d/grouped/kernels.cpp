@@ -8,10 +8,17 @@ PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<16, true, true
 PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<64, false, true>)
 
 #if !defined(__CUDACC__)   // the block-diagonal modes, launched by launch_cpu
+#include "portkern/kernel/cpu/diagonal_fragment.hpp"
+#if PORTKERN_CPU_VECTOR_BYTES >= 32   // groups of 8 channels in one vector
+#define PORTKERN_GROUPED_BLOCK_8(items) \
+  PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<items, true, true, 1, 8>)
+#else
+#define PORTKERN_GROUPED_BLOCK_8(items)
+#endif
 #define PORTKERN_GROUPED_BLOCKS(items)                                                       \
   PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<items, true, true, 1, 2>) \
   PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<items, true, true, 1, 4>) \
-  PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<items, true, true, 1, 8>)
+  PORTKERN_GROUPED_BLOCK_8(items)
 PORTKERN_GROUPED_BLOCKS(16)
 PORTKERN_GROUPED_BLOCKS(24)
 PORTKERN_GROUPED_BLOCKS(32)

@@ -18,14 +18,16 @@
 
 namespace portkern::kernel::cpu {
 
-// The bytes of the widest vector the build's target flags give.
+// The bytes of the widest vector the build's target flags give (a macro too, for the files that instantiate
+// kernels only where their blocks fit a vector).
 #if defined(__AVX512F__)
-inline constexpr int widest_vector_bytes = 64;
+#define PORTKERN_CPU_VECTOR_BYTES 64
 #elif defined(__AVX__)
-inline constexpr int widest_vector_bytes = 32;
+#define PORTKERN_CPU_VECTOR_BYTES 32
 #else
-inline constexpr int widest_vector_bytes = 16;
+#define PORTKERN_CPU_VECTOR_BYTES 16
 #endif
+inline constexpr int widest_vector_bytes = PORTKERN_CPU_VECTOR_BYTES;
 
 template <class T, int Rows, int Columns>
 class DiagonalFragment {
