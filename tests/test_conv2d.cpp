@@ -1,6 +1,7 @@
 // The convolution and pooling on the CPU: every algorithm and every instantiated configuration against the
 // float64 reference (conv2d_cases.hpp), the deployment's choice (always applicable), pre-transformed Winograd
 // weights, pooling, and the descriptor and pointer checks.
+#include "conv2d/grouped/block.hpp"
 #include "conv2d_cases.hpp"
 
 namespace portkern::testing {
@@ -137,7 +138,7 @@ TEST(Conv2dCpuApi, SelectionAlwaysApplies) {
     Conv2dDesc d = conv_desc(1, 28, 28, c, k, 3, 3, stride, stride, {1, 1, 1, 1});
     d.groups = groups;
     const Conv2dSelection pick = conv2d_select(cpu, d);
-    const bool block = c == k && (c / groups == 2 || c / groups == 4 || c / groups == 8);
+    const bool block = conv2d_impl::block_diagonal_channels(c, k, groups) > 0;   // 8 needs 8 lanes (not on NEON)
     EXPECT_EQ(pick.config, groups == c && c == k ? "depthwise/default"
                            : block || k / groups < 8 ? "grouped/default"
                                                     : "grouped/gemm")
