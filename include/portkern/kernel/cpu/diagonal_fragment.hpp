@@ -59,8 +59,38 @@ class DiagonalFragment {
     ((sums += pick<G, J>(x) * load(w + J * w_row)), ...);
   }
 
-  // Where vector v starts: v * lanes, or shifted back to end at columns_.
+  // fma_block's sums for any columns_ (fma's too, G = 1, where the vectors are not all whole): narrow columns in
+  // memory, else whole vectors, the last one shifted back. The pointers move between products only: one step
+  // past the last may overflow (a dilation of 2^62; fuzz_conv_desc).
+  template <int G>
+  PORTKERN_INLINE void fma_blocks(const T* x, std::int64_t row_step, const T* w, std::int64_t w_row,
+                                  std::int64_t batch, std::int64_t x_step, std::int64_t w_step) {
+    if (columns_ < lanes) {
+      for (std::int64_t t = 0; t < batch; ++t) {
+        if (t > 0) x += x_step, w += w_step;
+        for (int r = 0; r < Rows; ++r)
+          for (std::int64_t c = 0; c < columns_; ++c)
+            for (int j = 0; j < G; ++j) narrow_[r][c] += x[r * row_step + G * (c / G) + j] * w[j * w_row + c];
+      }
+      return;
+    }
+    for (std::int64_t t = 0; t < batch; ++t) {   // a shifted start is a multiple of G (columns_ and lanes are)
+      if (t > 0) x += x_step, w += w_step;
+      PORTKERN_UNROLL
+      for (int v = 0; v < vectors; ++v) {
+        if (std::int64_t(v) * lanes >= columns_) break;
+        const std::int64_t at = start(v);
+        PORTKERN_UNROLL
+        for (int r = 0; r < Rows; ++r)
+          add_block<G>(sums_[r][v], load(x + r * row_step + at), w + at, w_row, std::make_integer_sequence<int, G>{});
+      }
+    }
+  }
+
+  // Where vector v starts: v * lanes, or shifted back to end at columns_ (whole blocks said first, so that their
+  // offsets fold to constants).
   PORTKERN_INLINE std::int64_t start(int v) const {
+    if (Columns % lanes == 0 && columns_ == Columns) return std::int64_t(v) * lanes;
     return std::int64_t(v + 1) * lanes <= columns_ ? std::int64_t(v) * lanes : columns_ - lanes;
   }
   PORTKERN_INLINE static Vector load(const T* p) {
@@ -91,16 +121,6 @@ class DiagonalFragment {
   template <class Group>
   PORTKERN_INLINE void fma(const Group&, const T* x, std::int64_t row_step, const T* w, std::int64_t batch,
                            std::int64_t x_step, std::int64_t w_step) {
-    // The pointers move between products only: one step past the last may overflow (a dilation of 2^62;
-    // fuzz_conv_desc).
-    if (columns_ < lanes) {
-      for (std::int64_t t = 0; t < batch; ++t) {
-        if (t > 0) x += x_step, w += w_step;
-        for (int r = 0; r < Rows; ++r)
-          for (std::int64_t c = 0; c < columns_; ++c) narrow_[r][c] += x[r * row_step + c] * w[c];
-      }
-      return;
-    }
     if (Columns % lanes == 0 && columns_ == Columns) {   // every vector whole: constant offsets from x's rows
       const T* row[Rows];   // a pointer per row, its vectors at constant offsets from it
       PORTKERN_UNROLL
@@ -121,17 +141,7 @@ class DiagonalFragment {
       }
       return;
     }
-    for (std::int64_t t = 0; t < batch; ++t) {
-      if (t > 0) x += x_step, w += w_step;
-      PORTKERN_UNROLL
-      for (int v = 0; v < vectors; ++v) {
-        if (std::int64_t(v) * lanes >= columns_) break;
-        const std::int64_t at = start(v);
-        const Vector weight = load(w + at);
-        PORTKERN_UNROLL
-        for (int r = 0; r < Rows; ++r) sums_[r][v] += load(x + r * row_step + at) * weight;
-      }
-    }
+    fma_blocks<1>(x, row_step, w, 0, batch, x_step, w_step);
   }
 
   // The block-diagonal product of a grouped convolution whose groups have G input and G output channels:
@@ -143,31 +153,8 @@ class DiagonalFragment {
   PORTKERN_INLINE void fma_block(const Group& g, const T* x, std::int64_t row_step, const T* w, std::int64_t w_row,
                                  std::int64_t batch, std::int64_t x_step, std::int64_t w_step) {
     static_assert(G >= 1 && lanes % G == 0, "a group's channels lie in one vector");
-    if constexpr (G == 1) {
-      return fma(g, x, row_step, w, batch, x_step, w_step);
-    } else {
-      if (columns_ < lanes) {   // between products only, as in fma
-        for (std::int64_t t = 0; t < batch; ++t) {
-          if (t > 0) x += x_step, w += w_step;
-          for (int r = 0; r < Rows; ++r)
-            for (std::int64_t c = 0; c < columns_; ++c)
-              for (int j = 0; j < G; ++j) narrow_[r][c] += x[r * row_step + G * (c / G) + j] * w[j * w_row + c];
-        }
-        return;
-      }
-      // Whole vectors from v * lanes, or the last shifted back: a multiple of G either way (columns_ and lanes are).
-      for (std::int64_t t = 0; t < batch; ++t) {
-        if (t > 0) x += x_step, w += w_step;
-        PORTKERN_UNROLL
-        for (int v = 0; v < vectors; ++v) {
-          if (std::int64_t(v) * lanes >= columns_) break;
-          const std::int64_t at = Columns % lanes == 0 && columns_ == Columns ? v * lanes : start(v);
-          PORTKERN_UNROLL
-          for (int r = 0; r < Rows; ++r)
-            add_block<G>(sums_[r][v], load(x + r * row_step + at), w + at, w_row, std::make_integer_sequence<int, G>{});
-        }
-      }
-    }
+    if constexpr (G == 1) return fma(g, x, row_step, w, batch, x_step, w_step);
+    else fma_blocks<G>(x, row_step, w, w_row, batch, x_step, w_step);
   }
 
   // f(item c, r, sums(r, c)) for every column c and row r: a vector loop over c for each r.
