@@ -8,9 +8,9 @@
 //      which takes any undilated convolution);
 //   3. where neither applies (dilation > 1, groups > 1): `depthwise` where groups = in_c = out_c, on the CPU
 //      `grouped` where groups > 1 (grouped/gemm where a group has gemm_group_outputs output channels or more and
-//      is not one of grouped/default's block-diagonal groups, else grouped/default), else `direct`, which takes every descriptor (on the H100 direct ran ResNeXt-50's
-//      grouped layers 1.31x faster than grouped in geomean, 0.88-1.60x per layer; on 2 Xeon cores grouped ran
-//      them 4.5-8x faster than direct).
+//      is not one of grouped/default's block-diagonal groups, else grouped/default), else `direct`, which takes
+//      every descriptor (on the H100 direct ran ResNeXt-50's grouped layers 1.31x faster than grouped in
+//      geomean, 0.88-1.60x per layer; on 2 Xeon cores grouped ran them 4.5-8x faster than direct).
 #include "conv2d/rule.hpp"
 
 #include "conv2d/deployment.hpp"
@@ -58,7 +58,8 @@ Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precisi
   if (conv2d_not_applicable(device, d, "depthwise", "depthwise/default", precision).empty())
     return {"depthwise", "depthwise/default", neither + ": depthwise/default"};
   if (device.is_cpu()) {
-    const bool gemm = block_diagonal_channels(d.in_c, d.out_c, d.groups) == 0 && d.out_c / d.groups >= gemm_group_outputs;
+    const bool gemm =
+        block_diagonal_channels(d.in_c, d.out_c, d.groups) == 0 && d.out_c / d.groups >= gemm_group_outputs;
     const std::string config = gemm ? "grouped/gemm" : "grouped/default";
     if (conv2d_not_applicable(device, d, "grouped", config, precision).empty())
       return {"grouped", config, neither + ": " + config};

@@ -60,9 +60,9 @@ struct Conv2dDepthwise {
   // Rows: x the blocks of channels, y chunks of rows_per_group consecutive output rows (n, y) that a group walks
   // one after the other, so that the input rows its window shares stay in the L1 cache: with a row per group
   // and the blocks of a row in turn, the other blocks evicted them, and every input load came from L2 (on
-  // MobileNetV2's 14 x 14 x 384 layer, one Xeon core: 44 -> 49 GFLOP/s). The launch keeps enough groups for its threads
-  // (for_threads). Pixels: x the pixels (n, y, x), y the blocks (CUDA's grid allows 2^31 - 1 blocks along x,
-  // 65535 along y).
+  // MobileNetV2's 14 x 14 x 384 layer, one Xeon core: 44 -> 49 GFLOP/s). The launch keeps enough groups for its
+  // threads (for_threads). Pixels: x the pixels (n, y, x), y the blocks (CUDA's grid allows 2^31 - 1 blocks
+  // along x, 65535 along y).
   std::int64_t rows_per_group = 1;
 
   PORTKERN_INLINE std::int64_t blocks() const { return (a.out_c + Items - 1) / Items; }
@@ -81,10 +81,11 @@ struct Conv2dDepthwise {
   Conv2dDepthwise for_threads(int threads) const {
     Conv2dDepthwise k = *this;
     constexpr std::int64_t l1_share = 16 * 1024;
-    if (a.window_h > l1_share / (a.in_w * Items * std::int64_t(sizeof(float))) + 0) return k;
+    if (a.window_h > l1_share / (a.in_w * Items * std::int64_t(sizeof(float)))) return k;
     const std::int64_t rows = units(), wanted = 4 * std::int64_t(threads > 0 ? threads : 1);
-    const std::int64_t chunks = std::clamp<std::int64_t>((wanted + blocks() - 1) / std::max<std::int64_t>(blocks(), 1), 1,
-                                                         std::max<std::int64_t>(rows, 1));
+    const std::int64_t per_chunk = std::max<std::int64_t>(blocks(), 1);   // groups in a chunk of rows
+    const std::int64_t chunks =
+        std::clamp<std::int64_t>((wanted + per_chunk - 1) / per_chunk, 1, std::max<std::int64_t>(rows, 1));
     k.rows_per_group = std::max<std::int64_t>((rows + chunks - 1) / chunks, 1);
     return k;
   }
@@ -118,11 +119,12 @@ struct Conv2dDepthwise {
   // Pixels per block where a row's pixels have every tap inside the image along x (the CPU's rows). Depthwise:
   // the block's sums live in SIMD registers across its taps (a diagonal fragment), up to four pixels x four
   // vectors of channels (6 and 8 pixels measured within 3% of 4 on MobileNetV2 / EfficientNet), 8 where the
-  // block is one vector, whose sums would otherwise be too few to hide the FMAs' latency. Grouped, where the items share their input values: each phase then updates P sums per item with
-  // one read of the tap's filter values (ResNeXt-50's 16- and 32-channel groups on 2 Xeon cores: 27.6 -> 60.6
-  // and 50.3 -> 71.2 GFLOP/s); not where the items gather their inputs (ResNeXt's 4-channel groups 26.9 ->
-  // 22.5).
+  // block is one vector, whose sums would otherwise be too few to hide the FMAs' latency. Grouped, where the
+  // items share their input values: each phase then updates P sums per item with one read of the tap's filter
+  // values (ResNeXt-50's 16- and 32-channel groups on 2 Xeon cores: 27.6 -> 60.6 and 50.3 -> 71.2 GFLOP/s); not
+  // where the items gather their inputs (ResNeXt's 4-channel groups 26.9 -> 22.5).
   static constexpr bool diagonal = !Grouped || Block > 0;   // sums in a diagonal fragment
+  static constexpr int block_channels = Block > 0 ? Block : 1;   // a group's channels in the fragment (1: depthwise)
   static constexpr int P = !WholeRows ? (diagonal ? Segment : 1) : diagonal && Items <= 16 ? 8 : 4;
 
   template <class Group>
@@ -153,7 +155,7 @@ struct Conv2dDepthwise {
         g.for_each_item_below(w.channels,
                               [&](kernel::Item item) { first(item, 0) = int((w.c0 + item.x) / group_out * w.group_in); });
     kernel::private_array<float, P, Group> acc;   // grouped: each item's sums over the taps of the current pixels
-    const bool blocks = P > 1 && (diagonal || w.uniform);
+    const bool pixel_blocks = P > 1 && (diagonal || w.uniform);
     for (std::int64_t unit = unit0; unit < unit1; ++unit) {
       const std::int64_t first_x = (unit % segments()) * row_pixels();
       const std::int64_t pixels = std::min(row_pixels(), a.out_w - first_x);
@@ -164,7 +166,7 @@ struct Conv2dDepthwise {
       w.out_row = row * a.out_w * a.out_c + w.c0;
       const std::int64_t end_x = first_x + pixels, inside_end = std::min(x_hi, end_x);   // blocks stay in the segment
       for (std::int64_t ox = first_x; ox < end_x;) {
-        if (blocks && ox >= x_lo && ox + P <= inside_end) {
+        if (pixel_blocks && ox >= x_lo && ox + P <= inside_end) {
           if constexpr (!diagonal) convolve<P>(g, w, ox, 0, a.window_w, first, acc);
           else convolve_depthwise<P>(g, w, ox, 0, a.window_w);
           ox += P;
@@ -198,9 +200,8 @@ struct Conv2dDepthwise {
       for (std::int64_t r = w.r0; r < w.r1; ++r) {   // a window row: its taps [s0, s1) inside the image
         const std::int64_t iy = w.iy0 + r * a.dilation_h, ix = ix0 + s0 * a.dilation_w;
         const float* in = a.input + ((w.n * a.in_h + iy) * a.in_w + ix) * a.in_c + w.c0;
-        const float* f = a.filter + (r * a.window_w + s0) * std::max(Block, 1) * a.out_c + w.c0;
-        if constexpr (Block > 0) sums.template fma_block<Block>(g, in, step, f, a.out_c, s1 - s0, tap_step, Block * a.out_c);
-        else sums.fma(g, in, step, f, s1 - s0, tap_step, a.out_c);
+        const float* f = a.filter + (r * a.window_w + s0) * block_channels * a.out_c + w.c0;
+        sums.template fma_block<block_channels>(g, in, step, f, a.out_c, s1 - s0, tap_step, block_channels * a.out_c);
       }
     const std::int64_t out = w.out_row + ox * a.out_c;
     sums.for_each(g, [&](kernel::Item item, int q, float sum) {

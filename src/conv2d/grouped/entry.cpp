@@ -40,7 +40,7 @@ const AlgorithmEntry grouped_entry{
           const int t = queue.cpu_threads();
           if (block == 2) launch_cpu(queue, Conv2dDepthwise<items(), true, true, 1, 2>{a}.for_threads(t));
           else if (block == 4) launch_cpu(queue, Conv2dDepthwise<items(), true, true, 1, 4>{a}.for_threads(t));
-          else if constexpr (kernel::cpu::widest_vector_bytes >= 8 * sizeof(float))   // else block_diagonal_channels says 0
+          else if constexpr (kernel::cpu::widest_vector_bytes >= 8 * sizeof(float))   // else block is never 8
             launch_cpu(queue, Conv2dDepthwise<items(), true, true, 1, 8>{a}.for_threads(t));
         });
       if (group_out % 64 == 0) launch(queue, Conv2dDepthwise<64, true, true>{a}.for_threads(queue.cpu_threads()));

@@ -38,9 +38,10 @@ struct DiagonalFragment {
 
   // The block-diagonal product of groups of G input and G output channels (the CPU lowering's comment).
   template <int G, class Group>
-  __device__ __forceinline__ void fma_block(const Group&, const T* x, std::int64_t row_step, const T* w,
+  __device__ __forceinline__ void fma_block(const Group& g, const T* x, std::int64_t row_step, const T* w,
                                             std::int64_t w_row, std::int64_t batch, std::int64_t x_step,
                                             std::int64_t w_step) {
+    if constexpr (G == 1) return fma(g, x, row_step, w, batch, x_step, w_step);   // depthwise: the plain product
     const int c = threadIdx.x;
     if (c >= columns) return;
     x += G * (c / G);
