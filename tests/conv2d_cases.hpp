@@ -95,6 +95,13 @@ inline std::vector<ConvCase> conv_cases() {
                    "depthwise 3x3 dilation 2, 19 channels, bias relu"});
   cases.push_back({grouped(conv_desc(3, 7, 9, 1, 1, 3, 3, 1, 2, {0, 0, 1, 1}), 1), false,
                    "depthwise of one channel, stride 1x2"});
+  // Channel counts that CUDA's depthwise runs in groups of 16, 32 and 64 (the cases above: 8).
+  cases.push_back({grouped(conv_desc(1, 9, 13, 48, 48, 3, 3, 2, 1, {1, 1, 1, 1}), 48), true,
+                   "depthwise 3x3 stride 2x1, 48 channels, bias"});
+  cases.push_back({grouped(conv_desc(2, 9, 8, 96, 96, 7, 7, 1, 1, {3, 3, 3, 3}, 1, 1, true), 96), true,
+                   "depthwise 7x7, 96 channels, bias relu"});
+  cases.push_back({grouped(conv_desc(1, 6, 11, 128, 128, 3, 3, 1, 1, {1, 1, 1, 1}), 128), false,
+                   "depthwise 3x3, 128 channels, residual", true});
   cases.push_back({grouped(conv_desc(1, 12, 11, 6, 9, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2), 3), false,
                    "3x3 dilation 2, 3 groups"});
   // Groups of 2, 4 and 8 input and output channels (the CPU's block-diagonal mode): blocks of channels whose last

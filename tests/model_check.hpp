@@ -76,4 +76,27 @@ void check_diagonal_fragment(const Device& device, Run run) {
         }
 }
 
+// DividerCheck over 7 groups against the host's / and %, for divisors from 1 to 2^62; the elements past the
+// groups' outputs must keep their poison (a packed block's groups past the launch's must not run).
+template <class Run>
+void check_divider(const Device& device, Run run) {
+  constexpr std::int64_t groups = 7, outputs = groups * 24 * 2, poison = -77;
+  Queue q(device);
+  for (std::int64_t d : {std::int64_t(1), std::int64_t(2), std::int64_t(3), std::int64_t(7), std::int64_t(24),
+                         std::int64_t(1000003), std::int64_t(2147483647), (std::int64_t(1) << 32) + 15,
+                         std::int64_t(12345678901), (std::int64_t(1) << 62) - 1, std::int64_t(1) << 62}) {
+    Buffer<std::int64_t> out(device, outputs + 5 * 24 * 2);
+    q.fill(out.data(), poison, std::size_t(out.size()));
+    run(q, groups, DividerCheck{out.data(), d});
+    const std::vector<std::int64_t> got = out.download(q);
+    for (std::int64_t g = 0; g < groups; ++g)
+      for (int i = 0; i < 24; ++i) {
+        const std::int64_t n = DividerCheck::numerator(g, i), at = (g * 24 + i) * 2;
+        ASSERT_EQ(got[std::size_t(at)], n / d) << n << " / " << d;
+        ASSERT_EQ(got[std::size_t(at + 1)], n % d) << n << " % " << d;
+      }
+    for (std::size_t at = outputs; at < got.size(); ++at) ASSERT_EQ(got[at], poison) << "element " << at;
+  }
+}
+
 }  // namespace portkern::testing

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "portkern/kernel/diagonal_fragment.hpp"
+#include "portkern/kernel/divider.hpp"
 #include "portkern/kernel/model.hpp"
 #include "portkern/kernel/private_array.hpp"
 #include "portkern/runtime/queue.hpp"
@@ -74,5 +75,36 @@ template <int Rows>
 void run_diagonal_check_cpu(Queue& q, const DiagonalCheck<Rows>& kernel);
 template <int Rows>
 void run_diagonal_check_cuda(Queue& q, const DiagonalCheck<Rows>& kernel);
+
+// Groups of 24 items packed 5 to a CUDA block (packed_groups; 7 groups leave the last block 3 groups past the
+// launch's), each item dividing a numerator spread over [0, 2^63) by a launch-time divisor: item i of group x
+// writes n / d and n % d to out[(x * 24 + i) * 2] and the next element.
+struct DividerCheck {
+  using group_shape = kernel::Shape<24>;
+  static constexpr int packed_groups = 5;
+  std::int64_t* out;
+  std::int64_t divisor;
+  kernel::divider by{divisor};
+
+  // Small numerators, the largest ones, and a hash of (group, item) shifted into [0, 2^63).
+  PORTKERN_INLINE static std::int64_t numerator(std::int64_t group, int item) {
+    if (item < 4) return group * 4 + item;
+    if (item < 8) return std::int64_t(~std::uint64_t(0) >> 1) - group * 4 - (item - 4);
+    return std::int64_t((std::uint64_t(group * 24 + item) * 0x9E3779B97F4A7C15ull) >> (1 + item % 40));
+  }
+
+  template <class Group>
+  PORTKERN_KERNEL void operator()(Group& g) const {
+    const std::int64_t group = g.x();
+    g.for_each_item([&](kernel::Item item) {
+      const auto [quotient, remainder] = by.divmod(numerator(group, item.x));
+      out[(group * 24 + item.x) * 2] = quotient;
+      out[(group * 24 + item.x) * 2 + 1] = remainder;
+    });
+  }
+};
+
+void run_divider_check_cpu(Queue& q, std::int64_t groups, const DividerCheck& kernel);
+void run_divider_check_cuda(Queue& q, std::int64_t groups, const DividerCheck& kernel);
 
 }  // namespace portkern::testing

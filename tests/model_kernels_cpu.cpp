@@ -8,6 +8,10 @@ void run_model_check_cpu(Queue& q, const kernel::Range& groups, int* out) {
   kernel::cpu::launch(q, groups, ModelCheck{out});
 }
 
+void run_divider_check_cpu(Queue& q, std::int64_t groups, const DividerCheck& kernel) {
+  kernel::cpu::launch(q, kernel::Range{groups, 1, 1}, kernel);
+}
+
 template <int Rows>
 void run_diagonal_check_cpu(Queue& q, const DiagonalCheck<Rows>& kernel) {
   kernel::cpu::launch(q, kernel::Range{1, 1, 1}, kernel);

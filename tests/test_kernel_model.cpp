@@ -1,5 +1,5 @@
 // The kernel model's CPU lowering: groups, items in three dimensions, local memory with identities, private
-// arrays across barriers, diagonal fragments.
+// arrays across barriers, diagonal fragments, dividers.
 #include "model_check.hpp"
 #include "portkern/kernel/cpu.hpp"
 
@@ -36,6 +36,11 @@ TEST(KernelModelCpu, VecLoadsAndStoresAlignedVectors) {
 TEST(KernelModelCpu, DiagonalFragmentSumsDiagonalProducts) {
   check_diagonal_fragment<1>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
   check_diagonal_fragment<3>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
+}
+
+TEST(KernelModelCpu, DividerDividesByLaunchTimeDivisors) {
+  check_divider(Device::cpu(),
+                [](Queue& q, std::int64_t groups, const auto& k) { run_divider_check_cpu(q, groups, k); });
 }
 
 TEST(KernelModelCpu, EmptyAndNegativeRanges) {

@@ -12,6 +12,9 @@ void run_group_check_cuda(Queue&, const kernel::Range&, const Kernel&) {
 }
 template void run_group_check_cuda(Queue&, const kernel::Range&, const GroupCheck&);
 template void run_group_check_cuda(Queue&, const kernel::Range&, const GroupCheckWarps&);
+void run_divider_check_cuda(Queue&, std::int64_t, const DividerCheck&) {
+  fail("run_divider_check_cuda", "no CUDA back end");
+}
 template <int Rows>
 void run_diagonal_check_cuda(Queue&, const DiagonalCheck<Rows>&) {
   fail("run_diagonal_check_cuda", "no CUDA back end");

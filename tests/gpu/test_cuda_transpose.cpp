@@ -23,6 +23,12 @@ TEST(KernelModelCuda, DiagonalFragmentSumsDiagonalProducts) {
   check_diagonal_fragment<3>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
 }
 
+TEST(KernelModelCuda, PackedGroupsAndDividers) {
+  PORTKERN_REQUIRE_GPU();
+  check_divider(Device::cuda(0),
+                [](Queue& q, std::int64_t groups, const auto& k) { run_divider_check_cuda(q, groups, k); });
+}
+
 TEST(TransposeCuda, OddShapesAndPaddedLeadingDimensions) {
   PORTKERN_REQUIRE_GPU();
   check_transpose_shapes(Device::cuda(0));

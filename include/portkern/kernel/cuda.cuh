@@ -1,13 +1,15 @@
 // The kernel model on CUDA: a group is a thread block, an item a thread. for_each_item(f) calls f once in
 // each thread, barrier() is __syncthreads(), local<T, Id>() is a __shared__ variable, a private_array is a
-// register array (index it with compile-time constants, or it moves to local memory). Include only from .cu
-// files.
+// register array (index it with compile-time constants, or it moves to local memory). A kernel whose groups
+// share nothing may ask for several groups a block (packed_groups, model.hpp): group k of a block is its
+// threads with threadIdx.y = k. Include only from .cu files.
 #pragma once
 
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <typeinfo>
 
 #include "portkern/error.hpp"
@@ -19,14 +21,19 @@
 
 namespace portkern::kernel::cuda {
 
-template <class S>
+// Groups of shape S, Pack of them a thread block (one-dimensional groups only: threadIdx.y tells them apart).
+template <class S, int Pack = 1>
 struct Group {
   using shape = S;
+  static_assert(Pack == 1 || (S::y == 1 && S::z == 1), "packed groups are one-dimensional");
+  std::int64_t groups_x;   // the launch's groups along x (a packed launch's last block may run past them)
 
-  __device__ std::int64_t x() const { return blockIdx.x; }
+  __device__ std::int64_t x() const {
+    return Pack == 1 ? std::int64_t(blockIdx.x) : std::int64_t(blockIdx.x) * Pack + threadIdx.y;
+  }
   __device__ std::int64_t y() const { return blockIdx.y; }
   __device__ std::int64_t z() const { return blockIdx.z; }
-  __device__ Range range() const { return Range{gridDim.x, gridDim.y, gridDim.z}; }
+  __device__ Range range() const { return Range{groups_x, gridDim.y, gridDim.z}; }
 
   template <class F>
   __device__ __forceinline__ void for_each_item(F&& f) const {
@@ -40,19 +47,23 @@ struct Group {
     if (std::int64_t(threadIdx.x) < count) for_each_item(f);
   }
 
-  __device__ __forceinline__ void barrier() const { __syncthreads(); }
+  __device__ __forceinline__ void barrier() const {
+    static_assert(Pack == 1, "packed groups share their block: they may not synchronise");
+    __syncthreads();
+  }
 
   template <class T, int Id>
   __device__ __forceinline__ T& local() const {
+    static_assert(Pack == 1, "packed groups share their block: they have no group-local memory");
     __shared__ alignas(16) T storage;
     return storage;
   }
 
   // Matrix fragments and staged copies (portkern/kernel/fragment.hpp): registers, cp.async into shared memory.
   template <class Layout>
-  using staged_tiles = StagedTiles<Layout>;
+  using staged_tiles = std::enable_if_t<Pack == 1, StagedTiles<Layout>>;
   template <class Layout>
-  using fragment = Fragment<Layout>;
+  using fragment = std::enable_if_t<Pack == 1, Fragment<Layout>>;
 
   // Rows sums per item in its registers (portkern/kernel/diagonal_fragment.hpp); one-dimensional groups.
   template <class T, int Rows>
@@ -65,9 +76,23 @@ struct Group {
   };
 };
 
+// Groups of Kernel a thread block: its packed_groups where it asks for them (model.hpp), else 1.
 template <class Kernel>
-__global__ void __launch_bounds__(Kernel::group_shape::size) entry(const Kernel kernel) {
-  Group<typename Kernel::group_shape> group;
+__host__ __device__ constexpr int packed() {
+  if constexpr (requires { Kernel::packed_groups; }) {
+    static_assert(Kernel::packed_groups >= 1 && Kernel::packed_groups * Kernel::group_shape::size <= 1024,
+                  "packed_groups: at least 1, and at most 1024 threads a block");
+    return Kernel::packed_groups;
+  } else {
+    return 1;
+  }
+}
+
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::group_shape::size * packed<Kernel>()) entry(const Kernel kernel,
+                                                                                     std::int64_t groups_x) {
+  Group<typename Kernel::group_shape, packed<Kernel>()> group{groups_x};
+  if (packed<Kernel>() > 1 && group.x() >= groups_x) return;   // the last block's groups past the launch's
   kernel(group);
 }
 
@@ -109,7 +134,8 @@ void prepare(const Queue& queue, const char* function) {
 }
 
 // How many groups of the kernel the queue's device runs at once: its multiprocessors times the blocks one of
-// them holds (threads, registers and shared memory permitting). Computed once per device: it does not change.
+// them holds (threads, registers and shared memory permitting) times the groups a block. Computed once per
+// device: it does not change.
 template <class Kernel>
 std::int64_t resident_groups(const Queue& queue) {
   static std::array<std::atomic<std::int64_t>, 64> known{};   // per device index: count + 1, 0 while unknown
@@ -120,9 +146,10 @@ std::int64_t resident_groups(const Queue& queue) {
   prepare<Kernel>(queue, function);
   int per_processor = 0;
   PORTKERN_CUDA_CHECK(function, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                    &per_processor, entry<Kernel>, Kernel::group_shape::size,
+                                    &per_processor, entry<Kernel>, Kernel::group_shape::size * packed<Kernel>(),
                                     dynamic_shared_bytes<Kernel>()));
-  const std::int64_t count = std::int64_t(per_processor) * queue.device().properties().compute_units;
+  const std::int64_t count =
+      std::int64_t(per_processor) * queue.device().properties().compute_units * packed<Kernel>();
   if (device < int(known.size())) known[device].store(count + 1, std::memory_order_relaxed);
   return count;
 }
@@ -132,6 +159,7 @@ template <class Kernel>
 void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
   using S = typename Kernel::group_shape;
   static_assert(S::size <= 1024, "a CUDA block has at most 1024 threads");
+  constexpr int pack = packed<Kernel>();
   const char* function = "portkern::kernel::launch";
   require(groups.x >= 0 && groups.y >= 0 && groups.z >= 0, function, "groups.x*y*z", groups.size(),
           "made of non-negative counts");
@@ -141,9 +169,9 @@ void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
   require(groups.z < 65536, function, "groups.z", groups.z, "< 65536 on CUDA");
   prepare<Kernel>(queue, function);
   constexpr std::size_t dynamic = dynamic_shared_bytes<Kernel>();
-  const dim3 grid(unsigned(groups.x), unsigned(groups.y), unsigned(groups.z));
-  const dim3 block(S::x, S::y, S::z);
-  entry<Kernel><<<grid, block, dynamic, static_cast<cudaStream_t>(queue.native_stream())>>>(kernel);
+  const dim3 grid(unsigned((groups.x + pack - 1) / pack), unsigned(groups.y), unsigned(groups.z));
+  const dim3 block(S::x, pack > 1 ? pack : S::y, S::z);
+  entry<Kernel><<<grid, block, dynamic, static_cast<cudaStream_t>(queue.native_stream())>>>(kernel, groups.x);
   PORTKERN_CUDA_CHECK(function, cudaGetLastError());
 }
 

@@ -23,6 +23,11 @@
 // - Per-item state that lives across phases is a private_array, indexed by the item.
 // - local<T, Id>(): Id gives each group-local allocation its identity (two tiles of one type are distinct).
 // - Everything the kernel is tuned over is a compile-time parameter of the kernel type.
+// - A kernel whose groups share nothing (no barrier, no group-local memory, one-dimensional shape) may declare
+//   `static constexpr int packed_groups = N;`: CUDA then runs N consecutive groups along x in one thread block,
+//   so that small groups (a warp or two) do not leave a multiprocessor's block slots the limit on its threads
+//   (32 blocks of 32 threads fill half an H100 SM); the CPU ignores it. A barrier or local() in such a kernel
+//   does not compile on CUDA.
 #pragma once
 
 #include <cstdint>

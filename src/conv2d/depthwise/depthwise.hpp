@@ -12,16 +12,17 @@
 // for all items (uniform bounds: no per-tap or per-item condition). Any window, stride, padding and dilation.
 //
 // Parameters: Items (channels per group: on the CPU 16 to 64, a multiple of 8 that splits out_c evenly, so that
-// no block is narrower than a vector; depthwise/entry.cpp), WholeRows (a group walks whole output rows, the
-// CPU's mapping, rows_per_group of them in turn where they fit the L1 cache; else one pixel, CUDA's:
-// with a row per group the H100 had too few groups, 31-124 GFLOP/s on MobileNetV2 / EfficientNet layers where
-// a pixel per group ran 86-489), Grouped (the `grouped` algorithm: any groups, each output channel the sum
-// over its group's in_c / groups input channels, a phase per tap and input channel in which item k reads its
-// group's channel: a gathered load on the CPU, a value its group's threads share on CUDA; the first channel of
-// each item's group is worked out once per group of items; where every item of a group of items is in the
-// same channel group, one value read for all of them, and P pixels a phase), Segment (CUDA: pixels of a row a
-// group), Block (grouped with groups of Block = 2, 4 or 8 input and output channels: the sums in a diagonal
-// fragment's block-diagonal product, fma_block, instead of phases; the CPU's grouped/default, grouped/block.hpp).
+// no block is narrower than a vector; on CUDA 8 to 64, the fewest idle threads, groups packed 256 threads a
+// block; depthwise/entry.cpp), WholeRows (a group walks whole output rows, the CPU's mapping, rows_per_group of
+// them in turn where they fit the L1 cache; else a segment of Segment pixels of a row, CUDA's: with a row per
+// group the H100 had too few groups, 31-124 GFLOP/s on MobileNetV2 / EfficientNet layers where a pixel per
+// group ran 86-489), Grouped (the `grouped` algorithm: any groups, each output channel the sum over its group's
+// in_c / groups input channels, a phase per tap and input channel in which item k reads its group's channel: a
+// gathered load on the CPU, a value its group's threads share on CUDA; the first channel of each item's group
+// is worked out once per group of items; where every item of a group of items is in the same channel group,
+// one value read for all of them, and P pixels a phase), Segment (CUDA: 1 or 4 pixels of a row a group), Block
+// (grouped with groups of Block = 2, 4 or 8 input and output channels: the sums in a diagonal fragment's
+// block-diagonal product, fma_block, instead of phases; the CPU's grouped/default, grouped/block.hpp).
 //
 // When it wins: the depthwise mode wherever it applies (the dense algorithms do not take groups; `direct` sums
 // each item's taps inside one phase, which GCC leaves scalar). On 2 Xeon cores it went from 0.20-0.52 of
@@ -42,6 +43,7 @@
 
 #include "conv2d/args.hpp"
 #include "portkern/kernel/diagonal_fragment.hpp"
+#include "portkern/kernel/divider.hpp"
 #include "portkern/kernel/private_array.hpp"
 
 namespace portkern::conv2d_impl {
@@ -49,9 +51,23 @@ namespace portkern::conv2d_impl {
 template <int Items = 64, bool WholeRows = true, bool Grouped = false, int Segment = 1, int Block = 0>
 struct Conv2dDepthwise {
   using group_shape = kernel::Shape<Items>;
+  // CUDA: 256 threads a block whatever the channels a group (the groups share nothing); with a group a block,
+  // 32-channel groups filled half an SM's threads at most. With groups of 32 channels instead of 64 (half of
+  // them idle), packed 8 a block: MobileNetV2's 112 x 112 x 32, a pixel a thread, 350 -> 575 GFLOP/s (H200).
+  static constexpr int packed_groups = WholeRows ? 1 : std::max(1, 256 / Items);
   ConvArgs a;
 
-  // The output pixels of a group: a whole row, or one.
+  // What depends on the layer only, worked out on the host where the kernel is built: CUDA's 64-bit divisions
+  // are subroutines, a handful of them per thread beside a pixel's 9 FMAs. The pixels [x_lo, x_hi) have every
+  // tap inside the image along x (first_inside, end_inside); a group's index splits into (image, row, segment)
+  // by dividers (kernel/divider.hpp). On an H200, a pixel a thread: 1.05-1.10x on most layers (MobileNetV2's
+  // 56 x 56 x 144: 564 -> 618 GFLOP/s), not the 2x that counting a division's instructions promised: nvcc's
+  // 64-bit division takes a 32-bit path where the operands fit.
+  std::int64_t x_lo = first_inside(a), x_hi = end_inside(a);
+  std::int64_t group_in = a.in_c / std::max<std::int64_t>(a.groups, 1);   // a group's input channels
+  std::int64_t group_out = a.out_c / std::max<std::int64_t>(a.groups, 1);
+  kernel::divider by_segments{segments()}, by_out_h{a.out_h}, by_group_out{group_out};
+
   // The output pixels of a group along its row: a whole row, or a segment of Segment pixels (the last one of a
   // row shorter).
   PORTKERN_INLINE std::int64_t row_pixels() const { return WholeRows ? a.out_w : Segment; }
@@ -90,11 +106,25 @@ struct Conv2dDepthwise {
     return k;
   }
 
+  // The first output pixel whose taps along x all lie inside the image, and the end of such pixels (from x_lo
+  // on), without overflow where the padding is near 2^63 (fuzz_conv_desc).
+  static std::int64_t first_inside(const ConvArgs& a) {
+    return a.pad_left == 0 ? 0 : (a.pad_left - 1) / std::max<std::int64_t>(a.stride_w, 1) + 1;
+  }
+  static std::int64_t end_inside(const ConvArgs& a) {
+    const std::int64_t last = a.in_w - 1 - (a.window_w - 1) * a.dilation_w;   // tap 0's last column, unpadded
+    constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
+    if (last < 0 && a.pad_left < -last) return 0;
+    if (last <= 0 || a.pad_left <= most - last) return (last + a.pad_left) / std::max<std::int64_t>(a.stride_w, 1) + 1;
+    return a.out_w;   // last + pad_left exceeds 64 bits: every pixel's taps end inside
+  }
+
   // The taps [first, end) of a window along one axis that fall inside [0, size), for the output at `out`.
   PORTKERN_INLINE static void inside(std::int64_t out, std::int64_t stride, std::int64_t pad, std::int64_t dilation,
                                      std::int64_t window, std::int64_t size, std::int64_t& first, std::int64_t& end) {
     const std::int64_t origin = out * stride - pad;   // the input index of tap 0
-    first = origin >= 0 ? 0 : -(origin + 1) / dilation + 1;
+    // (a dilation of 1 divides by nothing: most layers, and a division is a CUDA subroutine)
+    first = origin >= 0 ? 0 : (dilation == 1 ? -(origin + 1) : -(origin + 1) / dilation) + 1;
     // The largest tap offset still inside, size - 1 - origin, in 64 unsigned bits: with a huge padding it exceeds
     // the signed ones (fuzz_conv_desc).
     if (origin > size - 1) {
@@ -102,7 +132,8 @@ struct Conv2dDepthwise {
     } else {
       const std::uint64_t last = origin >= 0 ? std::uint64_t(size - 1 - origin)
                                              : std::uint64_t(size - 1) + std::uint64_t(-(origin + 1)) + 1;
-      end = std::int64_t(std::min<std::uint64_t>(std::uint64_t(window), last / std::uint64_t(dilation) + 1));
+      const std::uint64_t taps = (dilation == 1 ? last : last / std::uint64_t(dilation)) + 1;
+      end = std::int64_t(std::min<std::uint64_t>(std::uint64_t(window), taps));
     }
     if (end < first) end = first;
   }
@@ -132,35 +163,30 @@ struct Conv2dDepthwise {
     const std::int64_t block = WholeRows ? g.x() : g.y();
     const std::int64_t unit0 = WholeRows ? g.y() * rows_per_group : g.x();
     const std::int64_t unit1 = WholeRows ? std::min(units(), unit0 + rows_per_group) : unit0 + 1;
-    // The pixels whose taps all lie inside the image along x: [x_lo, x_hi), without overflow where the padding
-    // is near 2^63 (fuzz_conv_desc). `last` is the last column tap 0 may take in the unpadded image.
-    const std::int64_t x_lo = a.pad_left == 0 ? 0 : (a.pad_left - 1) / a.stride_w + 1;
-    const std::int64_t last = a.in_w - 1 - (a.window_w - 1) * a.dilation_w;
-    constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
-    std::int64_t x_hi = a.out_w;   // where last + pad_left exceeds 64 bits, every pixel's taps end inside
-    if (last < 0 && a.pad_left < -last) x_hi = 0;
-    else if (last <= 0 || a.pad_left <= most - last) x_hi = (last + a.pad_left) / a.stride_w + 1;
     Row w;
     w.c0 = block * Items;
     w.channels = a.out_c - w.c0;   // the items with a channel (all but in the last block)
     // Grouped: each output channel's group has group_in input channels, the first of item k's at first(k).
-    w.group_in = Grouped ? a.in_c / a.groups : 1;
-    const std::int64_t group_out = a.out_c / a.groups;
+    w.group_in = Grouped ? group_in : 1;
     // Where a group's output channels are a multiple of Items, the items of a group of items share one (uniform).
-    w.uniform = group_out % Items == 0;
-    w.first0 = w.c0 / group_out * w.group_in;
+    w.uniform = !Grouped || group_out % Items == 0;
+    w.first0 = 0;
     kernel::private_array<int, 1, Group> first;
-    if constexpr (Grouped && !diagonal)
+    if constexpr (Grouped && !diagonal) {
+      w.first0 = by_group_out.divide(w.c0) * w.group_in;
       if (!w.uniform)
-        g.for_each_item_below(w.channels,
-                              [&](kernel::Item item) { first(item, 0) = int((w.c0 + item.x) / group_out * w.group_in); });
+        g.for_each_item_below(w.channels, [&](kernel::Item item) {
+          first(item, 0) = int(by_group_out.divide(w.c0 + item.x) * w.group_in);
+        });
+    }
     kernel::private_array<float, P, Group> acc;   // grouped: each item's sums over the taps of the current pixels
     const bool pixel_blocks = P > 1 && (diagonal || w.uniform);
     for (std::int64_t unit = unit0; unit < unit1; ++unit) {
-      const std::int64_t first_x = (unit % segments()) * row_pixels();
+      const auto [row, segment] = by_segments.divmod(unit);
+      const auto [n, oy] = by_out_h.divmod(row);
+      const std::int64_t first_x = segment * row_pixels();
       const std::int64_t pixels = std::min(row_pixels(), a.out_w - first_x);
-      const std::int64_t row = unit / segments(), oy = row % a.out_h;
-      w.n = row / a.out_h;
+      w.n = n;
       inside(oy, a.stride_h, a.pad_top, a.dilation_h, a.window_h, a.in_h, w.r0, w.r1);
       w.iy0 = oy * a.stride_h - a.pad_top;
       w.out_row = row * a.out_w * a.out_c + w.c0;

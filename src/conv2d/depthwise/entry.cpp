@@ -15,32 +15,62 @@ std::string why_not_depthwise(const Conv2dDesc& d) {
   return "";
 }
 
+// CUDA's channels a group: of 8, 16, 32 and 64, the one that leaves the fewest threads without a channel (the
+// largest of equals), so that 16, 72 or 144 channels do not run in groups of 32 or 64 with idle threads.
+// Groups are packed 256 threads a block (Conv2dDepthwise::packed_groups), so a group of 8 costs no block slot
+// of its own. Calls f(std::integral_constant<int, Items>{}).
+template <class F>
+void with_cuda_block_channels(std::int64_t out_c, F&& f) {
+  int best = 64;
+  for (const int items : {32, 16, 8})
+    if ((out_c + items - 1) / items * items < (out_c + best - 1) / best * best) best = items;
+  switch (best) {
+    case 8: return f(std::integral_constant<int, 8>{});
+    case 16: return f(std::integral_constant<int, 16>{});
+    case 32: return f(std::integral_constant<int, 32>{});
+    default: return f(std::integral_constant<int, 64>{});
+  }
+}
+
 // CUDA: whether a group of 4 pixels of a row (a thread's 4 sums in registers, each filter value loaded once for
-// them) beats a group a pixel. Measured on an H200 on 27 depthwise layers, 4 pixels a group ran 3x3 windows
-// 1.1-2.3x faster where the layer has at least 8 such groups a multiprocessor (112 x 112 x 32: 350 -> 821
-// GFLOP/s), and 5x5 and 7x7 windows, or fewer groups, 0.3-0.9x as fast: a thread's longer sums need more
-// threads in flight than such layers have (ConvNeXt's 14 x 14 x 384 7 x 7: 830 -> 275).
+// them) beats a group a pixel: on 3x3 windows where a thread a segment still fills a quarter of the device's
+// resident threads (2048 a multiprocessor). Measured in two H200 runs on 27 depthwise layers (the rule was fitted
+// on all of them): segments ran the 3x3 layers with 75k to 113k segment threads 1.1-1.4x faster (MobileNetV2's
+// 112 x 112 x 32: 630 -> 887 GFLOP/s), and those with 38k to 56k 0.7-0.9x as fast (MobileNetV3's 56 x 56 x 72:
+// 491 -> 336); 5x5 and 7x7 windows 0.3-0.98x as fast, whatever their size: a thread's longer sums need more
+// threads in flight than such layers have (ConvNeXt's 14 x 14 x 384: 775 -> 517).
 bool segments_pay(const Device& device, const ConvArgs& a) {
-  const std::int64_t items = a.out_c % 64 == 0 ? 64 : 32;
-  const std::int64_t groups = a.batch * a.out_h * ((a.out_w + 3) / 4) * ((a.out_c + items - 1) / items);
-  return a.window_w <= 3 && groups >= 8 * std::int64_t(std::max(device.properties().compute_units, 1));
+  const std::int64_t threads = a.batch * a.out_h * ((a.out_w + 3) / 4) * a.out_c;
+  return a.window_w <= 3 && threads >= 512 * std::int64_t(std::max(device.properties().compute_units, 1));
+}
+
+// CUDA: a pixel a group, or a segment of 4 pixels of a row.
+template <int Segment>
+void launch_cuda(Queue& queue, const ConvArgs& a) {
+  with_cuda_block_channels(a.out_c,
+                           [&](auto items) { launch(queue, Conv2dDepthwise<items(), false, false, Segment>{a}); });
 }
 }  // namespace
 
 extern const AlgorithmEntry depthwise_entry;
 const AlgorithmEntry depthwise_entry{
     "depthwise",
-    PORTKERN_CONV2D_NAMES("depthwise/default"),
-    PORTKERN_CONV2D_BUILT("depthwise/default"),
+    PORTKERN_CONV2D_NAMES("depthwise/default", "depthwise/pixel", "depthwise/segment4"),
+    [](Backend backend) -> const std::vector<std::string>& {
+      static const std::vector<std::string> cpu{"depthwise/default"},
+          gpu{"depthwise/default", "depthwise/pixel", "depthwise/segment4"};
+      return backend == Backend::cpu ? cpu : gpu;
+    },
     [](const Device&) { return std::string("depthwise/default"); },
     why_not_depthwise,
-    // The group-to-data mapping is the back end's. On the CPU a group's channels are a block of 16 to 64
-    // (with_cpu_block_channels), its rows a group of rows (for_threads).
-    [](Queue& queue, std::string_view, const ConvArgs& a) {
-      if (queue.device().is_cuda()) {   // a thread a channel: 4 pixels of a row a group, or one (segments_pay)
-        if (!segments_pay(queue.device(), a)) return launch(queue, Conv2dDepthwise<64, false>{a});
-        if (a.out_c % 64 == 0) return launch(queue, Conv2dDepthwise<64, false, false, 4>{a});
-        return launch(queue, Conv2dDepthwise<32, false, false, 4>{a});
+    // The group-to-data mapping is the back end's. CUDA: a thread a channel, a group a pixel (pixel) or 4
+    // pixels of a row (segment4); default picks one per layer (segments_pay). CPU: a group's channels are a
+    // block of 16 to 64 (with_cpu_block_channels), its rows a group of rows (for_threads).
+    [](Queue& queue, std::string_view config, const ConvArgs& a) {
+      if (queue.device().is_cuda()) {
+        const bool segments = config == "depthwise/default" ? segments_pay(queue.device(), a)
+                                                             : config == "depthwise/segment4";
+        return segments ? launch_cuda<4>(queue, a) : launch_cuda<1>(queue, a);
       }
       with_cpu_block_channels(a.out_c, [&](auto items) {
         launch_cpu(queue, Conv2dDepthwise<items(), true>{a}.for_threads(queue.cpu_threads()));

@@ -3,9 +3,14 @@
 #include "conv2d/depthwise/depthwise.hpp"
 #include "conv2d/launchable.hpp"
 
+PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<8, false>)
+PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<16, false>)
+PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<32, false>)
 PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<64, false>)
-PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<64, false, false, 4>)
+PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<8, false, false, 4>)
+PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<16, false, false, 4>)
 PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<32, false, false, 4>)
+PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<64, false, false, 4>)
 
 #if !defined(__CUDACC__)
 PORTKERN_CONV2D_LAUNCHABLE(portkern::conv2d_impl::Conv2dDepthwise<16, true>)

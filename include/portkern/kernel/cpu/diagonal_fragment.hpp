@@ -104,15 +104,13 @@ class DiagonalFragment {
   template <class Group>
   PORTKERN_INLINE DiagonalFragment(const Group&, std::int64_t columns)
       : columns_(columns >= Columns ? Columns : columns <= 0 ? 0 : columns) {
-    if (columns_ < lanes) {
-      for (int r = 0; r < Rows; ++r)
-        for (int c = 0; c < lanes; ++c) narrow_[r][c] = T(0);
-      return;
-    }
-    PORTKERN_UNROLL
+    PORTKERN_UNROLL   // always (a register's zero costs nothing; GCC could not tell the narrow case leaves them)
     for (int r = 0; r < Rows; ++r)
       PORTKERN_UNROLL
       for (int v = 0; v < vectors; ++v) sums_[r][v] = Vector{};
+    if (columns_ < lanes)
+      for (int r = 0; r < Rows; ++r)
+        for (int c = 0; c < lanes; ++c) narrow_[r][c] = T(0);
   }
 
   // sums(r, c) += sum over t < batch of x[t * x_step + r * row_step + c] * w[t * w_step + c]: the loop over the
