@@ -111,6 +111,14 @@ inline std::vector<ConvCase> conv_cases() {
   cases.push_back({grouped(conv_desc(2, 7, 8, 72, 72, 3, 3, 2, 2, {1, 1, 1, 1}), 9), false,
                    "3x3 stride 2, 9 groups of 8, residual", true});
   cases.push_back({grouped(conv_desc(1, 6, 5, 12, 12, 5, 5, 1, 1, {2, 2, 2, 2}), 6), true, "5x5, 6 groups of 2"});
+  // Groups of 16 and 32 (whole vectors of one group, broadcast inputs): blocks of 64 channels, and of one group.
+  cases.push_back({grouped(conv_desc(1, 9, 10, 128, 128, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), 8), true,
+                   "3x3, 8 groups of 16, bias relu"});
+  cases.push_back({grouped(conv_desc(2, 7, 9, 48, 48, 3, 3, 2, 2, {1, 1, 1, 1}), 3), false,
+                   "3x3 stride 2, 3 groups of 16, residual", true});
+  cases.push_back({grouped(conv_desc(1, 6, 7, 96, 96, 3, 3, 1, 1, {1, 1, 1, 1}), 3), true, "3x3, 3 groups of 32"});
+  cases.push_back({grouped(conv_desc(1, 5, 9, 128, 128, 3, 3, 1, 1, {1, 1, 1, 1}), 4), false,
+                   "3x3, 4 groups of 32"});
   cases.push_back({grouped(conv_desc(1, 5, 6, 64, 32, 1, 1, 1, 1, {0, 0, 0, 0}), 32), false,
                    "1x1, 32 groups of 2 -> 1"});
   cases.push_back({grouped(conv_desc(2, 7, 6, 130, 130, 3, 3, 2, 1, {1, 1, 1, 1}, 1, 1, true), 5), true,

@@ -21,7 +21,7 @@
 // gathered load on the CPU, a value its group's threads share on CUDA; the first channel of each item's group
 // is worked out once per group of items; where every item of a group of items is in the same channel group,
 // one value read for all of them, and P pixels a phase), Segment (CUDA: 1 or 4 pixels of a row a group), Block
-// (grouped with groups of Block = 2, 4 or 8 input and output channels: the sums in a diagonal fragment's
+// (grouped with groups of Block = 2, 4, 8, 16 or 32 input and output channels: the sums in a diagonal fragment's
 // block-diagonal product, fma_block, instead of phases; the CPU's grouped/default, grouped/block.hpp).
 //
 // When it wins: the depthwise mode wherever it applies (the dense algorithms do not take groups; `direct` sums

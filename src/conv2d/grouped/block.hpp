@@ -1,8 +1,10 @@
 // Where the grouped algorithm's CPU block-diagonal mode applies: groups of G = 2, 4 or 8 input and output
 // channels, G no more than a vector's lanes, whose products per tap are G lane permutes of one vector of the
-// input (diagonal_fragment.hpp's fma_block). ResNeXt-50 layer1 (32 groups of 4) on 2 Xeon cores: 25 -> 170
-// GFLOP/s, 1.74x oneDNN; groups of 8 (ResNeXt-50 layer2, ResNeXt-101 32x8d layer1, RegNetY-400MF): 141-164,
-// where a GEMM per group ran 32-40 (data/results/xeon-2026-11-28-eleventh/).
+// input, and groups of 16 or 32, whose vectors lie within one group, G broadcast loads of the input
+// (diagonal_fragment.hpp's fma_block). ResNeXt-50 layer1 (32 groups of 4) on 2 Xeon cores: 25 -> 170 GFLOP/s,
+// 1.74x oneDNN; groups of 8 (ResNeXt-50 layer2, ResNeXt-101 32x8d layer1, RegNetY-400MF): 141-164, where a GEMM
+// per group ran 32-40 (data/results/xeon-2026-11-28-eleventh/); groups of 16 and 32 (ResNeXt-50 layer3 / 4):
+// 93 -> 169 and 106 -> 129, 0.51 and 0.41 of oneDNN (xeon-2026-11-28-twelfth/). Groups of 64 stay on a GEMM.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +17,9 @@ namespace portkern::conv2d_impl {
 inline int block_diagonal_channels(std::int64_t in_c, std::int64_t out_c, std::int64_t groups) {
   const std::int64_t g_in = in_c / groups, g_out = out_c / groups;
   const bool fits = g_out <= kernel::cpu::widest_vector_bytes / std::int64_t(sizeof(float));
-  return g_in == g_out && (g_out == 2 || g_out == 4 || g_out == 8) && fits ? int(g_out) : 0;
+  if (g_in != g_out) return 0;
+  if ((g_out == 2 || g_out == 4 || g_out == 8) && fits) return int(g_out);
+  return g_out == 16 || g_out == 32 ? int(g_out) : 0;   // whole vectors of one group: broadcasts
 }
 
 }  // namespace portkern::conv2d_impl

@@ -34,8 +34,17 @@ const AlgorithmEntry grouped_entry{
       if (config == "grouped/gemm") return run_grouped_gemm(queue, a);
       const std::int64_t group_out = a.out_c / a.groups;
       if (queue.device().is_cuda()) return launch(queue, Conv2dDepthwise<64, false, true>{a});
-      // Groups of 2, 4 or 8 input and output channels: their block-diagonal product in a diagonal fragment.
-      if (const int block = block_diagonal_channels(a.in_c, a.out_c, a.groups))
+      // Groups of 2 to 32 input and output channels: their block-diagonal product in a diagonal fragment.
+      const int block = block_diagonal_channels(a.in_c, a.out_c, a.groups);
+      if (block >= 16) {   // blocks of whole groups: 64 channels where they split out_c, else a group
+        const int t = queue.cpu_threads();
+        if (a.out_c % 64 == 0 && block == 16)
+          return launch_cpu(queue, Conv2dDepthwise<64, true, true, 1, 16>{a}.for_threads(t));
+        if (a.out_c % 64 == 0) return launch_cpu(queue, Conv2dDepthwise<64, true, true, 1, 32>{a}.for_threads(t));
+        if (block == 16) return launch_cpu(queue, Conv2dDepthwise<16, true, true, 1, 16>{a}.for_threads(t));
+        return launch_cpu(queue, Conv2dDepthwise<32, true, true, 1, 32>{a}.for_threads(t));
+      }
+      if (block)
         return with_cpu_block_channels(a.out_c, [&](auto items) {
           const int t = queue.cpu_threads();
           if (block == 2) launch_cpu(queue, Conv2dDepthwise<items(), true, true, 1, 2>{a}.for_threads(t));

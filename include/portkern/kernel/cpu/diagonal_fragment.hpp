@@ -46,6 +46,13 @@ class DiagonalFragment {
   PORTKERN_INLINE static Vector pick(Vector x, std::index_sequence<L...>) {
     return __builtin_shufflevector(x, x, int(G * (int(L) / G) + J)...);
   }
+  // Every lane s (a broadcast: `Vector{} + s` kept an add, since 0 + s is not s for s = -0).
+  template <std::size_t... L>
+  PORTKERN_INLINE static Vector broadcast(T s, std::index_sequence<L...>) {
+    return Vector{(void(L), s)...};
+  }
+  PORTKERN_INLINE static Vector broadcast(T s) { return broadcast(s, std::make_index_sequence<lanes>{}); }
+
   template <int G, int J>
   PORTKERN_INLINE static Vector pick(Vector x) {
     if constexpr (G == 1) return x;
@@ -71,6 +78,23 @@ class DiagonalFragment {
         for (int r = 0; r < Rows; ++r)
           for (std::int64_t c = 0; c < columns_; ++c)
             for (int j = 0; j < G; ++j) narrow_[r][c] += x[r * row_step + G * (c / G) + j] * w[j * w_row + c];
+      }
+      return;
+    }
+    if constexpr (G >= lanes) {   // a vector lies in one group: its inputs are G broadcasts (loads, no permutes)
+      for (std::int64_t t = 0; t < batch; ++t) {
+        if (t > 0) x += x_step, w += w_step;
+        PORTKERN_UNROLL
+        for (int j = 0; j < G; ++j) {
+          PORTKERN_UNROLL
+          for (int v = 0; v < vectors; ++v) {
+            if (std::int64_t(v) * lanes >= columns_) break;
+            const std::int64_t at = start(v), group = at / G * G;
+            const Vector weight = load(w + j * w_row + at);
+            PORTKERN_UNROLL
+            for (int r = 0; r < Rows; ++r) sums_[r][v] += broadcast(x[r * row_step + group + j]) * weight;
+          }
+        }
       }
       return;
     }
@@ -146,11 +170,12 @@ class DiagonalFragment {
   // sums(r, c) += sum over t < batch, j < G of x[t * x_step + r * row_step + G * (c / G) + j]
   //                                          * w[t * w_step + j * w_row + c].
   // Column c's inputs are its group's G lanes of the same vector of x, spread by lane permutes (G divides the
-  // lanes; G = 1 is fma). A sum's G products per tap are kept in one register each.
+  // lanes; G = 1 is fma), or, where a vector lies within one group (the lanes divide G), G broadcast loads. A
+  // sum's G products per tap are kept in one register each.
   template <int G, class Group>
   PORTKERN_INLINE void fma_block(const Group& g, const T* x, std::int64_t row_step, const T* w, std::int64_t w_row,
                                  std::int64_t batch, std::int64_t x_step, std::int64_t w_step) {
-    static_assert(G >= 1 && lanes % G == 0, "a group's channels lie in one vector");
+    static_assert(G >= 1 && (lanes % G == 0 || G % lanes == 0), "a group is within a vector, or whole vectors");
     if constexpr (G == 1) return fma(g, x, row_step, w, batch, x_step, w_step);
     else fma_blocks<G>(x, row_step, w, w_row, batch, x_step, w_step);
   }
