@@ -96,17 +96,17 @@ class DiagonalFragment {
           }
         }
       }
-      return;
-    }
-    for (std::int64_t t = 0; t < batch; ++t) {   // a shifted start is a multiple of G (columns_ and lanes are)
-      if (t > 0) x += x_step, w += w_step;
-      PORTKERN_UNROLL
-      for (int v = 0; v < vectors; ++v) {
-        if (std::int64_t(v) * lanes >= columns_) break;
-        const std::int64_t at = start(v);
+    } else {   // lane permutes, compiled only where G divides the lanes (a permute's indices lie in one vector)
+      for (std::int64_t t = 0; t < batch; ++t) {   // a shifted start is a multiple of G (columns_ and lanes are)
+        if (t > 0) x += x_step, w += w_step;
         PORTKERN_UNROLL
-        for (int r = 0; r < Rows; ++r)
-          add_block<G>(sums_[r][v], load(x + r * row_step + at), w + at, w_row, std::make_integer_sequence<int, G>{});
+        for (int v = 0; v < vectors; ++v) {
+          if (std::int64_t(v) * lanes >= columns_) break;
+          const std::int64_t at = start(v);
+          PORTKERN_UNROLL
+          for (int r = 0; r < Rows; ++r)
+            add_block<G>(sums_[r][v], load(x + r * row_step + at), w + at, w_row, std::make_integer_sequence<int, G>{});
+        }
       }
     }
   }
