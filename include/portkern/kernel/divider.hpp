@@ -1,8 +1,8 @@
 // divider: a divisor known when a kernel is launched, not when it is compiled, dividing by a multiply-high and a
 // shift on both back ends. A kernel that maps its group's index to coordinates (n, y, x) divides by run-time
-// sizes; CUDA has no 64-bit divide instruction (a division is a subroutine of about 70 instructions), and a
-// thread of a small kernel (a depthwise pixel: 9 FMAs) spent more on its handful of divisions than on its sums.
-// The magic number is computed on the host, where the kernel object is built:
+// sizes; CUDA has no 64-bit divide instruction (a division is a subroutine, with a shorter 32-bit path where the
+// operands fit). Measured on the depthwise kernel, a pixel a thread (9 FMAs), on an H200: 1.05-1.10x on most
+// layers. The magic number is computed on the host, where the kernel object is built:
 //
 //   struct MyKernel {
 //     std::int64_t width;

@@ -64,7 +64,7 @@ struct Conv2dDepthwise {
   // 56 x 56 x 144: 564 -> 618 GFLOP/s), not the 2x that counting a division's instructions promised: nvcc's
   // 64-bit division takes a 32-bit path where the operands fit.
   std::int64_t x_lo = first_inside(a), x_hi = end_inside(a);
-  std::int64_t group_in = a.in_c / std::max<std::int64_t>(a.groups, 1);   // a group's input channels
+  std::int64_t group_in = a.in_c / std::max<std::int64_t>(a.groups, 1);   // a group's input channels (depthwise: 1)
   std::int64_t group_out = a.out_c / std::max<std::int64_t>(a.groups, 1);
   kernel::divider by_segments{segments()}, by_out_h{a.out_h}, by_group_out{group_out};
 
@@ -143,7 +143,7 @@ struct Conv2dDepthwise {
   // image along y, and the offset of its first output. An input's offset is worked out for taps inside the
   // image only: tap (0, 0)'s may lie far outside it (a padding of 2^62 overflowed the pointer; fuzz_conv_desc).
   struct Row {
-    std::int64_t c0, channels, group_in, first0, r0, r1, n, iy0, out_row;
+    std::int64_t c0, channels, first0, r0, r1, n, iy0, out_row;
     bool uniform;   // grouped: every item's channel lies in the same group (its input value is shared)
   };
 
@@ -167,16 +167,15 @@ struct Conv2dDepthwise {
     w.c0 = block * Items;
     w.channels = a.out_c - w.c0;   // the items with a channel (all but in the last block)
     // Grouped: each output channel's group has group_in input channels, the first of item k's at first(k).
-    w.group_in = Grouped ? group_in : 1;
     // Where a group's output channels are a multiple of Items, the items of a group of items share one (uniform).
     w.uniform = !Grouped || group_out % Items == 0;
     w.first0 = 0;
     kernel::private_array<int, 1, Group> first;
     if constexpr (Grouped && !diagonal) {
-      w.first0 = by_group_out.divide(w.c0) * w.group_in;
+      w.first0 = by_group_out.divide(w.c0) * group_in;
       if (!w.uniform)
         g.for_each_item_below(w.channels, [&](kernel::Item item) {
-          first(item, 0) = int(by_group_out.divide(w.c0 + item.x) * w.group_in);
+          first(item, 0) = int(by_group_out.divide(w.c0 + item.x) * group_in);
         });
     }
     kernel::private_array<float, P, Group> acc;   // grouped: each item's sums over the taps of the current pixels
@@ -255,9 +254,9 @@ struct Conv2dDepthwise {
       for (std::int64_t s = s0; s < s1; ++s) {
         const std::int64_t iy = w.iy0 + r * a.dilation_h, ix = ix0 + s * a.dilation_w;   // inside the image
         const float* in = a.input + ((w.n * a.in_h + iy) * a.in_w + ix) * a.in_c;
-        const float* f = filter + (r * a.window_w + s) * w.group_in * a.out_c;
+        const float* f = filter + (r * a.window_w + s) * group_in * a.out_c;
         if (w.uniform) {   // the items' channels all lie in one group: its input value is the same for every item
-          for (std::int64_t c = 0; c < w.group_in; ++c, f += a.out_c) {
+          for (std::int64_t c = 0; c < group_in; ++c, f += a.out_c) {
             float v[Q];
             PORTKERN_UNROLL
             for (int q = 0; q < Q; ++q) v[q] = in[q * step + w.first0 + c];
@@ -268,7 +267,7 @@ struct Conv2dDepthwise {
             });
           }
         } else {
-          for (std::int64_t c = 0; c < w.group_in; ++c, f += a.out_c)
+          for (std::int64_t c = 0; c < group_in; ++c, f += a.out_c)
             g.for_each_item_below(w.channels, [&](kernel::Item item) {
               const float weight = f[item.x];
               const float* x = in + first(item, 0) + c;

@@ -39,8 +39,10 @@ void with_cuda_block_channels(std::int64_t out_c, F&& f) {
 // 112 x 112 x 32: 630 -> 887 GFLOP/s), and those with 38k to 56k 0.7-0.9x as fast (MobileNetV3's 56 x 56 x 72:
 // 491 -> 336); 5x5 and 7x7 windows 0.3-0.98x as fast, whatever their size: a thread's longer sums need more
 // threads in flight than such layers have (ConvNeXt's 14 x 14 x 384: 775 -> 517).
+constexpr int cuda_segment = 4;   // depthwise/segment4's pixels a thread
+
 bool segments_pay(const Device& device, const ConvArgs& a) {
-  const std::int64_t threads = a.batch * a.out_h * ((a.out_w + 3) / 4) * a.out_c;
+  const std::int64_t threads = a.batch * a.out_h * ((a.out_w + cuda_segment - 1) / cuda_segment) * a.out_c;
   return a.window_w <= 3 && threads >= 512 * std::int64_t(std::max(device.properties().compute_units, 1));
 }
 
@@ -70,7 +72,7 @@ const AlgorithmEntry depthwise_entry{
       if (queue.device().is_cuda()) {
         const bool segments = config == "depthwise/default" ? segments_pay(queue.device(), a)
                                                              : config == "depthwise/segment4";
-        return segments ? launch_cuda<4>(queue, a) : launch_cuda<1>(queue, a);
+        return segments ? launch_cuda<cuda_segment>(queue, a) : launch_cuda<1>(queue, a);
       }
       with_cpu_block_channels(a.out_c, [&](auto items) {
         launch_cpu(queue, Conv2dDepthwise<items(), true>{a}.for_threads(queue.cpu_threads()));
