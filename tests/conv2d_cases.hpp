@@ -102,6 +102,14 @@ inline std::vector<ConvCase> conv_cases() {
                    "depthwise 7x7, 96 channels, bias relu"});
   cases.push_back({grouped(conv_desc(1, 6, 11, 128, 128, 3, 3, 1, 1, {1, 1, 1, 1}), 128), false,
                    "depthwise 3x3, 128 channels, residual", true});
+  // Rows wide enough for blocks of 8 pixels with every tap inside (CUDA's sliding windows: stride 1 and 2
+  // dilations, widths 3, 5 and 7).
+  cases.push_back({grouped(conv_desc(1, 4, 37, 40, 40, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), 40), true,
+                   "depthwise 3x3, 37 wide, 40 channels, bias relu"});
+  cases.push_back({grouped(conv_desc(2, 5, 45, 24, 24, 5, 5, 2, 2, {2, 2, 2, 2}), 24), false,
+                   "depthwise 5x5 stride 2, 45 wide, 24 channels, residual", true});
+  cases.push_back({grouped(conv_desc(1, 9, 41, 16, 16, 7, 7, 2, 2, {6, 6, 6, 6}, 2, 2), 16), true,
+                   "depthwise 7x7 stride 2 dilation 2, 41 wide, 16 channels, bias"});
   cases.push_back({grouped(conv_desc(1, 12, 11, 6, 9, 3, 3, 1, 1, {2, 2, 2, 2}, 2, 2), 3), false,
                    "3x3 dilation 2, 3 groups"});
   // Groups of 2, 4 and 8 input and output channels (the CPU's block-diagonal mode): blocks of channels whose last

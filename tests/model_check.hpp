@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "model_kernels.hpp"
 #include "portkern/runtime/buffer.hpp"
@@ -28,16 +30,47 @@ inline void expect_model_check(const std::vector<int>& out, const kernel::Range&
       }
 }
 
+// Runs `kernel` (a DiagonalCheck<Rows> whose x, w and out this sets) on x and w, its outputs poisoned, and checks
+// each sum (r, c) against product(r, c, t), summed in float64 over t < terms, for c < columns; the columns past
+// them must keep the poison. `what` names the case in a failure.
+template <int Rows, class Run, class Product>
+void check_diagonal_sums(const Device& device, Run run, DiagonalCheck<Rows> kernel, const std::vector<float>& x,
+                         const std::vector<float>& w, std::int64_t terms, Product product, const std::string& what) {
+  constexpr int width = DiagonalCheck<Rows>::group_shape::x;
+  constexpr float poison = -12345.f;
+  Queue q(device);
+  Buffer<float> xs(device, std::int64_t(x.size())), ws(device, std::int64_t(w.size())), out(device, Rows * width);
+  xs.upload(q, x);
+  ws.upload(q, w);
+  q.fill(out.data(), poison, std::size_t(Rows * width));
+  kernel.x = xs.data(), kernel.w = ws.data(), kernel.out = out.data();
+  run(q, kernel);
+  const std::vector<float> got = out.download(q);
+  for (int r = 0; r < Rows; ++r)
+    for (int c = 0; c < width; ++c) {
+      const float value = got[std::size_t(r * width + c)];
+      if (c >= kernel.columns) {
+        ASSERT_EQ(value, poison) << "column " << c << " past columns " << kernel.columns << " was written";
+        continue;
+      }
+      double want = 0, scale = 0;
+      for (std::int64_t t = 0; t < terms; ++t) {
+        const double p = product(r, c, t);
+        want += p;
+        scale += std::fabs(p);
+      }
+      ASSERT_NEAR(value, want, 1e-6 * (scale + 1))
+          << "rows " << Rows << " columns " << kernel.columns << " " << what << " at (" << r << ", " << c << ")";
+    }
+}
+
 // DiagonalCheck<Rows> against float64 on random inputs: columns below, at and past one and two vectors of
 // AVX-512 (narrow, whole and shifted last vectors), the batch 0, 1 and 5 split anywhere, rows apart by more or
-// less than a batch step (overlapping, as a stride-1 convolution's pixels); outputs poisoned, and the columns
-// past `columns` must keep the poison.
+// less than a batch step (overlapping, as a stride-1 convolution's pixels).
 template <int Rows, class Run>
 void check_diagonal_fragment(const Device& device, Run run) {
-  constexpr int width = DiagonalCheck<Rows>::group_shape::x;
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> uniform(-1.f, 1.f);
-  Queue q(device);
   for (std::int64_t columns : {1, 7, 15, 16, 17, 31, 32, 33, 39, 40})
     for (std::int64_t batch : {0, 1, 5})
       for (std::int64_t row_step : {40, 96})
@@ -49,31 +82,41 @@ void check_diagonal_fragment(const Device& device, Run run) {
           auto x = std::vector<float>(std::size_t(x_size)), w = std::vector<float>(std::size_t(w_size));
           for (float& v : x) v = uniform(rng);
           for (float& v : w) v = uniform(rng);
-          constexpr float poison = -12345.f;
-          Buffer<float> xs(device, std::int64_t(x.size())), ws(device, std::int64_t(w.size())), out(device, Rows * width);
-          xs.upload(q, x);
-          ws.upload(q, w);
-          q.fill(out.data(), poison, std::size_t(Rows * width));
-          run(q, DiagonalCheck<Rows>{xs.data(), ws.data(), out.data(), columns, batch, split, row_step, x_step, w_step});
-          const std::vector<float> got = out.download(q);
-          for (int r = 0; r < Rows; ++r)
-            for (int c = 0; c < width; ++c) {
-              const float value = got[std::size_t(r * width + c)];
-              if (c >= columns) {
-                ASSERT_EQ(value, poison) << "column " << c << " past columns " << columns << " was written";
-                continue;
-              }
-              double want = 0, scale = 0;
-              for (std::int64_t t = 0; t < batch; ++t) {
-                const double p = double(x[std::size_t(t * x_step + r * row_step + c)]) * w[std::size_t(t * w_step + c)];
-                want += p;
-                scale += std::fabs(p);
-              }
-              ASSERT_NEAR(value, want, 1e-6 * (scale + 1)) << "rows " << Rows << " columns " << columns << " batch "
-                                                            << batch << " split " << split << " row_step " << row_step
-                                                            << " at (" << r << ", " << c << ")";
-            }
+          const auto product = [&](int r, int c, std::int64_t t) {
+            return double(x[std::size_t(t * x_step + r * row_step + c)]) * w[std::size_t(t * w_step + c)];
+          };
+          check_diagonal_sums(device, run,
+                              DiagonalCheck<Rows>{nullptr, nullptr, nullptr, columns, batch, split, row_step, x_step,
+                                                  w_step},
+                              x, w, batch, product,
+                              "batch " + std::to_string(batch) + " split " + std::to_string(split) + " row_step " +
+                                  std::to_string(row_step));
         }
+}
+
+// DiagonalCheck<Rows>'s sliding-window product against float64: windows of 3, 5 and 7 taps, rows 1 and 2 taps
+// apart, the columns of check_diagonal_fragment.
+template <int Rows, class Run>
+void check_sliding_window(const Device& device, Run run) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> uniform(-1.f, 1.f);
+  for (std::int64_t columns : {1, 7, 15, 16, 17, 31, 32, 33, 39, 40})
+    for (int taps : {3, 5, 7})
+      for (int ratio : {1, 2}) {
+        const std::int64_t step = 43, w_step = 41;   // neither a vector multiple
+        const std::int64_t inputs = ratio * (Rows - 1) + taps;
+        // x and w end at their last element read (the sanitizers catch a read past them)
+        auto x = std::vector<float>(std::size_t((inputs - 1) * step + columns));
+        auto w = std::vector<float>(std::size_t((taps - 1) * w_step + columns));
+        for (float& v : x) v = uniform(rng);
+        for (float& v : w) v = uniform(rng);
+        const auto product = [&](int r, int c, std::int64_t t) {
+          return double(x[std::size_t((ratio * r + t) * step + c)]) * w[std::size_t(t * w_step + c)];
+        };
+        check_diagonal_sums(device, run,
+                            DiagonalCheck<Rows>{nullptr, nullptr, nullptr, columns, 0, 0, 0, step, w_step, taps, ratio},
+                            x, w, taps, product, "taps " + std::to_string(taps) + " ratio " + std::to_string(ratio));
+      }
 }
 
 // DividerCheck over 7 groups against the host's / and %, for divisors from 1 to 2^62; the elements past the

@@ -53,20 +53,34 @@ void run_model_check_cpu(Queue& q, const kernel::Range& groups, int* out);
 void run_model_check_cuda(Queue& q, const kernel::Range& groups, int* out);
 
 // One group of 40 items (two and a half AVX-512 vectors: whole, shifted and narrow paths) sums Rows x columns
-// diagonal products in a diagonal_fragment, in two calls of fma that split the batch at `split`, and writes
-// sum (r, c) to out[r * 40 + c] for c < columns.
+// diagonal products in a diagonal_fragment, in two calls of fma that split the batch at `split`, or, where
+// `taps` is 3, 5 or 7, in one call of fma_window<taps, ratio> (x_step its step, ratio 1 or 2), and writes sum
+// (r, c) to out[r * 40 + c] for c < columns.
 template <int Rows>
 struct DiagonalCheck {
   using group_shape = kernel::Shape<40>;
   const float *x, *w;
   float* out;
   std::int64_t columns, batch, split, row_step, x_step, w_step;
+  int taps = 0, ratio = 1;
+
+  template <int Ratio, class Acc, class Group>
+  PORTKERN_INLINE void window(Group& g, Acc& acc) const {
+    if (taps == 3) acc.template fma_window<3, Ratio>(g, x, x_step, w, w_step);
+    if (taps == 5) acc.template fma_window<5, Ratio>(g, x, x_step, w, w_step);
+    if (taps == 7) acc.template fma_window<7, Ratio>(g, x, x_step, w, w_step);
+  }
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
     kernel::diagonal_fragment<float, Rows, Group> acc(g, columns);
-    acc.fma(g, x, row_step, w, split, x_step, w_step);
-    acc.fma(g, x + split * x_step, row_step, w + split * w_step, batch - split, x_step, w_step);
+    if (taps > 0) {
+      if (ratio == 1) window<1>(g, acc);
+      else window<2>(g, acc);
+    } else {
+      acc.fma(g, x, row_step, w, split, x_step, w_step);
+      acc.fma(g, x + split * x_step, row_step, w + split * w_step, batch - split, x_step, w_step);
+    }
     acc.for_each(g, [&](kernel::Item item, int r, float sum) { out[r * group_shape::x + item.x] = sum; });
   }
 };

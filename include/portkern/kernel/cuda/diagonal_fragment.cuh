@@ -13,6 +13,9 @@ struct DiagonalFragment {
   static_assert(Rows >= 1, "a diagonal fragment needs a one-dimensional group and at least one row");
   std::int64_t columns;
   T sums[Rows];
+  // Whether a kernel should call fma_window rather than fma where both apply (the CPU lowering's comment): yes.
+  // Depthwise segments of 4 pixels ran 1.03-1.04x as fast with it on an H200 (conv2d/depthwise/depthwise.hpp).
+  static constexpr bool prefers_windows = true;
 
   template <class Group>
   __device__ __forceinline__ DiagonalFragment(const Group&, std::int64_t columns) : columns(columns) {
@@ -33,6 +36,29 @@ struct DiagonalFragment {
       const T weight = *w;
 #pragma unroll
       for (int r = 0; r < Rows; ++r) sums[r] += x[r * row_step] * weight;
+    }
+  }
+
+  // The sliding-window product (the CPU lowering's comment): the Taps weights and the Ratio * (Rows - 1) + Taps
+  // inputs of this thread's column each loaded once, unrolled (fma's loop over a batch of run-time length costs
+  // a loop count, two 64-bit pointer steps and two loads per FMA).
+  template <int Taps, int Ratio, class Group>
+  __device__ __forceinline__ void fma_window(const Group&, const T* x, std::int64_t step, const T* w,
+                                             std::int64_t w_step) {
+    static_assert(Taps >= 1 && Ratio >= 1, "a window has taps, and its rows are at least one tap apart");
+    const int c = threadIdx.x;
+    if (c >= columns) return;
+    x += c;
+    w += c;
+    T weight[Taps];
+#pragma unroll
+    for (int t = 0; t < Taps; ++t) weight[t] = w[t * w_step];
+#pragma unroll
+    for (int i = 0; i < Ratio * (Rows - 1) + Taps; ++i) {
+      const T input = x[i * step];
+#pragma unroll
+      for (int r = 0; r < Rows; ++r)
+        if (i - Ratio * r >= 0 && i - Ratio * r < Taps) sums[r] += input * weight[i - Ratio * r];
     }
   }
 
