@@ -102,8 +102,8 @@ inline std::vector<ConvCase> conv_cases() {
                    "depthwise 7x7, 96 channels, bias relu"});
   cases.push_back({grouped(conv_desc(1, 6, 11, 128, 128, 3, 3, 1, 1, {1, 1, 1, 1}), 128), false,
                    "depthwise 3x3, 128 channels, residual", true});
-  // Rows wide enough for blocks of 8 pixels with every tap inside (CUDA's sliding windows: stride 1 and 2
-  // dilations, widths 3, 5 and 7).
+  // Rows wide enough for whole blocks of 4 pixels with every tap inside (CUDA's segments, whose window rows are
+  // sliding-window products: strides of 1 and 2 dilations, widths 3, 5 and 7).
   cases.push_back({grouped(conv_desc(1, 4, 37, 40, 40, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), 40), true,
                    "depthwise 3x3, 37 wide, 40 channels, bias relu"});
   cases.push_back({grouped(conv_desc(2, 5, 45, 24, 24, 5, 5, 2, 2, {2, 2, 2, 2}), 24), false,

@@ -241,11 +241,12 @@ struct Conv2dDepthwise {
   // Depthwise: a window row of a block of Q > 1 pixels, all its taps inside the image, as a sliding-window
   // product (fma_window: each input read once for the pixels that share it) where its width is 3, 5 or 7 and
   // the stride 1 or 2 dilations, and the back end's fragment prefers windows (CUDA); false where not. On an
-  // H200, CUDA's segments of 4 pixels ran 1.03x / 1.04x as fast (geomean; 0.97-1.12x) on the 7 MobileNetV2 /
-  // EfficientNet-B0 and the 20 unseen depthwise layers. A single pixel shares nothing: with its taps unrolled
-  // there the pixel mapping ran 0.96x (0.83-1.13x) on the 20 and 1.06x on the 7, its executed instructions only
-  // 8% fewer: of a ConvNeXt 7 x 7 pixel's 1200, its 49 FMAs and 98 loads are an eighth, the rest 64-bit address
-  // and index arithmetic and the pixel's set-up (ncu; the figures compare two calls, each a fresh machine).
+  // H200, CUDA's segments of 4 pixels ran 1.02-1.03x / 1.04x as fast (geomean of two runs; 0.97-1.12x) on the 7
+  // MobileNetV2 / EfficientNet-B0 and the 20 unseen depthwise layers. A single pixel shares nothing: with its
+  // taps unrolled there the pixel mapping ran 0.96x (0.83-1.13x) on the 20 and 1.06x on the 7, its executed
+  // instructions only 8% fewer: of a ConvNeXt 7 x 7 pixel's 1200, its 49 FMAs and 98 loads are an eighth, the
+  // rest 64-bit address and index arithmetic and the pixel's set-up (ncu; the figures compare calls, each a fresh
+  // machine).
   template <int Q, class Group, class Sums>
   PORTKERN_INLINE bool sliding_window(Group& g, Sums& sums, const float* in, const float* f) const {
     if constexpr (Grouped || Q == 1 || !Sums::prefers_windows) return false;
