@@ -286,18 +286,22 @@ inline const std::vector<ConvData>& conv_data() {
 // gemm_1x1 / im2col on a filter from conv2d_pack_filter) on one
 // case on `q` (which other threads may share) and checks every output against the reference. Returns false
 // when the choice does not apply. residual_in_output: a case's residual is given in the output itself (oneDNN's
-// sum post-op: desc.residual == output), not in a tensor of its own.
+// sum post-op: desc.residual == output), not in a tensor of its own. misalign: the input and filter start that
+// many elements past an allocation's start (a caller's offset pointers; 1: no longer 16-byte aligned).
 inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice, bool pretransformed = false,
-                         bool residual_in_output = false) {
+                         bool residual_in_output = false, std::int64_t misalign = 0) {
   const Device device = q.device();
   Conv2dDesc d = x.d;
   if (!conv2d_supports(device, d, choice)) return false;
   SCOPED_TRACE(describe(d) + " " + choice.config + (pretransformed ? " (pretransformed)" : "") + " precision " +
-               std::string(name(choice.precision)) + (residual_in_output ? " (residual in the output)" : ""));
-  Buffer<float> input(device, std::int64_t(x.input.size())), filter(device, std::int64_t(x.filter.size()));
+               std::string(name(choice.precision)) + (residual_in_output ? " (residual in the output)" : "") +
+               (misalign ? " misaligned by " + std::to_string(misalign) : ""));
+  Buffer<float> input_buffer(device, std::int64_t(x.input.size()) + misalign),
+      filter_buffer(device, std::int64_t(x.filter.size()) + misalign);
+  float *const input = input_buffer.data() + misalign, *const filter = filter_buffer.data() + misalign;
   Buffer<float> output(device, std::int64_t(x.want.size()) + 1);   // one extra element: must stay NaN
-  input.upload(q, x.input);
-  filter.upload(q, x.filter);
+  q.copy(input, x.input.data(), x.input.size());
+  q.copy(filter, x.filter.data(), x.filter.size());
   q.fill(output.data(), poison<float>, output.size());
   Buffer<float> bias;
   if (!x.bias.empty()) {
@@ -316,14 +320,14 @@ inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice
   }
   if (pretransformed && choice.algorithm == "winograd") {
     const int tile = choice.config == "winograd/f2" ? 2 : 4;
-    const WinogradFilter w = winograd_transform_filter(q, d.in_c, d.out_c, filter.data(), tile);
-    conv2d_winograd(q, d, input.data(), w, output.data(), choice.precision);
+    const WinogradFilter w = winograd_transform_filter(q, d.in_c, d.out_c, filter, tile);
+    conv2d_winograd(q, d, input, w, output.data(), choice.precision);
   } else if (pretransformed) {   // gemm_1x1, im2col: the filter packed once
-    const Conv2dPackedFilter packed = conv2d_pack_filter(q, d, filter.data());
-    q.fill(filter.data(), poison<float>, filter.size());   // the packed filter must not read the original
-    conv2d(q, d, input.data(), packed, output.data(), choice);
+    const Conv2dPackedFilter packed = conv2d_pack_filter(q, d, filter);
+    q.fill(filter, poison<float>, x.filter.size());   // the packed filter must not read the original
+    conv2d(q, d, input, packed, output.data(), choice);
   } else {
-    conv2d(q, d, input.data(), filter.data(), output.data(), choice);
+    conv2d(q, d, input, filter, output.data(), choice);
   }
   const auto got = output.download(q);
   const double eps = std::numeric_limits<float>::epsilon() / 2;

@@ -30,13 +30,14 @@ inline void expect_model_check(const std::vector<int>& out, const kernel::Range&
       }
 }
 
-// Runs `kernel` (a DiagonalCheck<Rows> whose x, w and out this sets) on x and w, its outputs poisoned, and checks
-// each sum (r, c) against product(r, c, t), summed in float64 over t < terms, for c < columns; the columns past
-// them must keep the poison. `what` names the case in a failure.
-template <int Rows, class Run, class Product>
-void check_diagonal_sums(const Device& device, Run run, DiagonalCheck<Rows> kernel, const std::vector<float>& x,
-                         const std::vector<float>& w, std::int64_t terms, Product product, const std::string& what) {
-  constexpr int width = DiagonalCheck<Rows>::group_shape::x;
+// Runs `kernel` (a DiagonalCheck<Rows, Lanes> whose x, w and out this sets) on x and w, its outputs poisoned, and
+// checks each sum (r, c) against product(r, c, t), summed in float64 over t < terms, for c < columns; the columns
+// past them must keep the poison. `what` names the case in a failure.
+template <int Rows, int Lanes, class Run, class Product>
+void check_diagonal_sums(const Device& device, Run run, DiagonalCheck<Rows, Lanes> kernel,
+                         const std::vector<float>& x, const std::vector<float>& w, std::int64_t terms, Product product,
+                         const std::string& what) {
+  constexpr int width = DiagonalCheck<Rows, Lanes>::width;
   constexpr float poison = -12345.f;
   Queue q(device);
   Buffer<float> xs(device, std::int64_t(x.size())), ws(device, std::int64_t(w.size())), out(device, Rows * width);
@@ -60,22 +61,39 @@ void check_diagonal_sums(const Device& device, Run run, DiagonalCheck<Rows> kern
         scale += std::fabs(p);
       }
       ASSERT_NEAR(value, want, 1e-6 * (scale + 1))
-          << "rows " << Rows << " columns " << kernel.columns << " " << what << " at (" << r << ", " << c << ")";
+          << "rows " << Rows << " lanes " << Lanes << " columns " << kernel.columns << " " << what << " at (" << r
+          << ", " << c << ")";
     }
 }
 
-// DiagonalCheck<Rows> against float64 on random inputs: columns below, at and past one and two vectors of
-// AVX-512 (narrow, whole and shifted last vectors), the batch 0, 1 and 5 split anywhere, rows apart by more or
-// less than a batch step (overlapping, as a stride-1 convolution's pixels).
-template <int Rows, class Run>
+// The columns a DiagonalCheck<Rows, Lanes> is run with: below, at and past one and two vectors of AVX-512
+// (narrow, whole and shifted last vectors); with Lanes > 1, multiples of Lanes (the fragment's precondition).
+template <int Lanes>
+std::vector<std::int64_t> diagonal_columns() {
+  if constexpr (Lanes == 1) return {1, 7, 15, 16, 17, 31, 32, 33, 39, 40};
+  else return {Lanes, 12, 16, 20, 32, 36, 40};
+}
+
+// A step between rows or taps that is no multiple of a vector: odd where an item holds a column, else the
+// multiple of Lanes next above `odd` (aligned, as the fragment requires).
+template <int Lanes>
+constexpr std::int64_t unaligned_step(std::int64_t odd) {
+  return Lanes == 1 ? odd : (odd + Lanes - 1) / Lanes * Lanes;
+}
+
+// DiagonalCheck<Rows, Lanes> against float64 on random inputs: the columns of diagonal_columns, the batch 0, 1
+// and 5 split anywhere, rows apart by more or less than a batch step (overlapping, as a stride-1 convolution's
+// pixels).
+template <int Rows, int Lanes, class Run>
 void check_diagonal_fragment(const Device& device, Run run) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> uniform(-1.f, 1.f);
-  for (std::int64_t columns : {1, 7, 15, 16, 17, 31, 32, 33, 39, 40})
+  for (std::int64_t columns : diagonal_columns<Lanes>())
     for (std::int64_t batch : {0, 1, 5})
       for (std::int64_t row_step : {40, 96})
         for (std::int64_t split : {std::int64_t(0), batch / 2, batch}) {
-          const std::int64_t x_step = 45, w_step = 41;   // taps apart along x and w, neither a vector multiple
+          // taps apart along x and w, neither a vector multiple
+          const std::int64_t x_step = unaligned_step<Lanes>(45), w_step = unaligned_step<Lanes>(41);
           // x and w end at their last element read, so that a read past `columns` is caught by the sanitizers
           const std::int64_t x_size = batch > 0 ? (batch - 1) * x_step + (Rows - 1) * row_step + columns : 1;
           const std::int64_t w_size = batch > 0 ? (batch - 1) * w_step + columns : 1;
@@ -86,24 +104,24 @@ void check_diagonal_fragment(const Device& device, Run run) {
             return double(x[std::size_t(t * x_step + r * row_step + c)]) * w[std::size_t(t * w_step + c)];
           };
           check_diagonal_sums(device, run,
-                              DiagonalCheck<Rows>{nullptr, nullptr, nullptr, columns, batch, split, row_step, x_step,
-                                                  w_step},
+                              DiagonalCheck<Rows, Lanes>{nullptr, nullptr, nullptr, columns, batch, split, row_step,
+                                                         x_step, w_step},
                               x, w, batch, product,
                               "batch " + std::to_string(batch) + " split " + std::to_string(split) + " row_step " +
                                   std::to_string(row_step));
         }
 }
 
-// DiagonalCheck<Rows>'s sliding-window product against float64: windows of 3, 5 and 7 taps, rows 1 and 2 taps
-// apart, the columns of check_diagonal_fragment.
-template <int Rows, class Run>
+// DiagonalCheck<Rows, Lanes>'s sliding-window product against float64: windows of 3, 5 and 7 taps, rows 1 and 2
+// taps apart, the columns of check_diagonal_fragment.
+template <int Rows, int Lanes, class Run>
 void check_sliding_window(const Device& device, Run run) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> uniform(-1.f, 1.f);
-  for (std::int64_t columns : {1, 7, 15, 16, 17, 31, 32, 33, 39, 40})
+  for (std::int64_t columns : diagonal_columns<Lanes>())
     for (int taps : {3, 5, 7})
       for (int ratio : {1, 2}) {
-        const std::int64_t step = 43, w_step = 41;   // neither a vector multiple
+        const std::int64_t step = unaligned_step<Lanes>(43), w_step = unaligned_step<Lanes>(41);
         const std::int64_t inputs = ratio * (Rows - 1) + taps;
         // x and w end at their last element read (the sanitizers catch a read past them)
         auto x = std::vector<float>(std::size_t((inputs - 1) * step + columns));
@@ -114,7 +132,8 @@ void check_sliding_window(const Device& device, Run run) {
           return double(x[std::size_t((ratio * r + t) * step + c)]) * w[std::size_t(t * w_step + c)];
         };
         check_diagonal_sums(device, run,
-                            DiagonalCheck<Rows>{nullptr, nullptr, nullptr, columns, 0, 0, 0, step, w_step, taps, ratio},
+                            DiagonalCheck<Rows, Lanes>{nullptr, nullptr, nullptr, columns, 0, 0, 0, step, w_step, taps,
+                                                       ratio},
                             x, w, taps, product, "taps " + std::to_string(taps) + " ratio " + std::to_string(ratio));
       }
 }

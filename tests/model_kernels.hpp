@@ -52,13 +52,14 @@ struct ModelCheck {
 void run_model_check_cpu(Queue& q, const kernel::Range& groups, int* out);
 void run_model_check_cuda(Queue& q, const kernel::Range& groups, int* out);
 
-// One group of 40 items (two and a half AVX-512 vectors: whole, shifted and narrow paths) sums Rows x columns
-// diagonal products in a diagonal_fragment, in two calls of fma that split the batch at `split`, or, where
-// `taps` is 3, 5 or 7, in one call of fma_window<taps, ratio> (x_step its step, ratio 1 or 2), and writes sum
-// (r, c) to out[r * 40 + c] for c < columns.
-template <int Rows>
+// One group of 40 columns (two and a half AVX-512 vectors: whole, shifted and narrow paths), an item each or
+// Lanes an item, sums Rows x columns diagonal products in a diagonal_fragment, in two calls of fma that split
+// the batch at `split`, or, where `taps` is 3, 5 or 7, in one call of fma_window<taps, ratio> (x_step its step,
+// ratio 1 or 2), and writes sum (r, c) to out[r * 40 + c] for c < columns.
+template <int Rows, int Lanes = 1>
 struct DiagonalCheck {
-  using group_shape = kernel::Shape<40>;
+  static constexpr int width = 40;
+  using group_shape = kernel::Shape<width / Lanes>;
   const float *x, *w;
   float* out;
   std::int64_t columns, batch, split, row_step, x_step, w_step;
@@ -73,7 +74,7 @@ struct DiagonalCheck {
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
-    kernel::diagonal_fragment<float, Rows, Group> acc(g, columns);
+    kernel::diagonal_fragment<float, Rows, Group, Lanes> acc(g, columns);
     if (taps > 0) {
       if (ratio == 1) window<1>(g, acc);
       else window<2>(g, acc);
@@ -81,14 +82,14 @@ struct DiagonalCheck {
       acc.fma(g, x, row_step, w, split, x_step, w_step);
       acc.fma(g, x + split * x_step, row_step, w + split * w_step, batch - split, x_step, w_step);
     }
-    acc.for_each(g, [&](kernel::Item item, int r, float sum) { out[r * group_shape::x + item.x] = sum; });
+    acc.for_each(g, [&](kernel::Item item, int r, float sum) { out[r * width + item.x] = sum; });
   }
 };
 
-template <int Rows>
-void run_diagonal_check_cpu(Queue& q, const DiagonalCheck<Rows>& kernel);
-template <int Rows>
-void run_diagonal_check_cuda(Queue& q, const DiagonalCheck<Rows>& kernel);
+template <int Rows, int Lanes>
+void run_diagonal_check_cpu(Queue& q, const DiagonalCheck<Rows, Lanes>& kernel);
+template <int Rows, int Lanes>
+void run_diagonal_check_cuda(Queue& q, const DiagonalCheck<Rows, Lanes>& kernel);
 
 // Groups of 24 items packed 5 to a CUDA block (packed_groups; 7 groups leave the last block 3 groups past the
 // launch's), each item dividing a numerator spread over [0, 2^63) by a launch-time divisor: item i of group x

@@ -15,11 +15,13 @@ template void run_group_check_cuda(Queue&, const kernel::Range&, const GroupChec
 void run_divider_check_cuda(Queue&, std::int64_t, const DividerCheck&) {
   fail("run_divider_check_cuda", "no CUDA back end");
 }
-template <int Rows>
-void run_diagonal_check_cuda(Queue&, const DiagonalCheck<Rows>&) {
+template <int Rows, int Lanes>
+void run_diagonal_check_cuda(Queue&, const DiagonalCheck<Rows, Lanes>&) {
   fail("run_diagonal_check_cuda", "no CUDA back end");
 }
-template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<1>&);
-template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<3>&);
+template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<1, 1>&);
+template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<3, 1>&);
+template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<1, 4>&);
+template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<3, 4>&);
 
 }  // namespace portkern::testing

@@ -12,11 +12,13 @@ void run_divider_check_cuda(Queue& q, std::int64_t groups, const DividerCheck& k
   kernel::cuda::launch(q, kernel::Range{groups, 1, 1}, kernel);
 }
 
-template <int Rows>
-void run_diagonal_check_cuda(Queue& q, const DiagonalCheck<Rows>& kernel) {
+template <int Rows, int Lanes>
+void run_diagonal_check_cuda(Queue& q, const DiagonalCheck<Rows, Lanes>& kernel) {
   kernel::cuda::launch(q, kernel::Range{1, 1, 1}, kernel);
 }
-template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<1>&);
-template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<3>&);
+template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<1, 1>&);
+template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<3, 1>&);
+template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<1, 4>&);
+template void run_diagonal_check_cuda(Queue&, const DiagonalCheck<3, 4>&);
 
 }  // namespace portkern::testing

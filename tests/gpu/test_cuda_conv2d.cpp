@@ -52,6 +52,20 @@ TEST(Conv2dCudaApi, ResidualInTheOutput) {
   check_residual_in_output(Device::cuda(0));
 }
 
+// Depthwise's 4 channels a thread read the input and filter as 16-byte vectors: from pointers that are not
+// 16-byte aligned (a caller's offsets into a larger allocation) depthwise takes a channel a thread.
+TEST(Conv2dCudaApi, DepthwiseFromUnalignedPointers) {
+  PORTKERN_REQUIRE_GPU();
+  for (const char* config : {"depthwise/pixel_c4", "depthwise/default"}) {
+    int applied = 0;
+    for (const auto& x : conv_data()) {
+      Queue q(Device::cuda(0));
+      applied += check_conv2d(q, x, {"depthwise", config}, false, false, 1);
+    }
+    EXPECT_GT(applied, 0) << config;
+  }
+}
+
 TEST(Conv2dCudaApi, WinogradWithPretransformedFilter) {
   PORTKERN_REQUIRE_GPU();
   check_all_cases(Device::cuda(0), {"winograd", "winograd/f2"}, true);

@@ -75,8 +75,9 @@ class Group {
   using fragment = Fragment<Layout>;
 
   // Rows sums per item in SIMD registers (portkern/kernel/diagonal_fragment.hpp); one-dimensional groups.
-  template <class T, int Rows>
-  using diagonal_fragment_type = DiagonalFragment<T, Rows, (S::y == 1 && S::z == 1 ? S::x : -1)>;
+  // Lanes columns an item: the same vectors over X * Lanes columns (items are lanes already).
+  template <class T, int Rows, int Lanes = 1>
+  using diagonal_fragment_type = DiagonalFragment<T, Rows, (S::y == 1 && S::z == 1 ? S::x * Lanes : -1)>;
 
   // One T[N] per item, laid out item-fastest so that a phase's item loop reads consecutive memory.
   template <class T, int N>

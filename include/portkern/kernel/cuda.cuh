@@ -66,8 +66,8 @@ struct Group {
   using fragment = std::enable_if_t<Pack == 1, Fragment<Layout>>;
 
   // Rows sums per item in its registers (portkern/kernel/diagonal_fragment.hpp); one-dimensional groups.
-  template <class T, int Rows>
-  using diagonal_fragment_type = DiagonalFragment<T, (S::y == 1 && S::z == 1 ? Rows : -1)>;
+  template <class T, int Rows, int Lanes = 1>
+  using diagonal_fragment_type = DiagonalFragment<T, (S::y == 1 && S::z == 1 ? Rows : -1), Lanes>;
 
   template <class T, int N>
   struct private_array_type {

@@ -16,7 +16,11 @@
 // overlap, and each input is read once for every tap that uses it (P = 4, 3 taps, stride 1: 6 input reads
 // instead of 12), the taps unrolled.
 // Every call is group-scope and uniform (made by every item with the same arguments). The group is
-// one-dimensional (Shape<X>): its X items are the columns. x's rows are row_step apart (pixels of an NHWC
+// one-dimensional (Shape<X>): its X items are the columns, or with Lanes > 1 item c holds the Lanes columns
+// [Lanes * c, Lanes * c + Lanes), X * Lanes in all, read as one vec<T, Lanes> (CUDA: a thread's 16-byte load
+// of 4 floats, which amortises its address arithmetic over 4 channels); then x, w, every step and `columns`
+// are multiples of Lanes elements and x and w aligned to Lanes * sizeof(T) bytes, and for_each's item is the
+// column (item.x = c). x's rows are row_step apart (pixels of an NHWC
 // image, stride * channels apart); its columns and w's are contiguous.
 //
 // What each back end lowers it to:
@@ -35,7 +39,7 @@
 
 namespace portkern::kernel {
 
-template <class T, int Rows, class Group>
-using diagonal_fragment = typename Group::template diagonal_fragment_type<T, Rows>;
+template <class T, int Rows, class Group, int Lanes = 1>
+using diagonal_fragment = typename Group::template diagonal_fragment_type<T, Rows, Lanes>;
 
 }  // namespace portkern::kernel

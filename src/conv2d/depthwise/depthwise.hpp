@@ -22,7 +22,9 @@
 // is worked out once per group of items; where every item of a group of items is in the same channel group,
 // one value read for all of them, and P pixels a phase), Segment (CUDA: 1 or 4 pixels of a row a group), Block
 // (grouped with groups of Block = 2, 4, 8, 16 or 32 input and output channels: the sums in a diagonal fragment's
-// block-diagonal product, fma_block, instead of phases; the CPU's grouped/default, grouped/block.hpp).
+// block-diagonal product, fma_block, instead of phases; the CPU's grouped/default, grouped/block.hpp), Lanes
+// (depthwise: channels an item, the diagonal fragment's Lanes; CUDA's pixel_c4 takes 4 a thread, one 16-byte
+// load for 4 products, Items / Lanes threads a group).
 //
 // When it wins: the depthwise mode wherever it applies (the dense algorithms do not take groups; `direct` sums
 // each item's taps inside one phase, which GCC leaves scalar). On 2 Xeon cores it went from 0.20-0.52 of
@@ -48,13 +50,14 @@
 
 namespace portkern::conv2d_impl {
 
-template <int Items = 64, bool WholeRows = true, bool Grouped = false, int Segment = 1, int Block = 0>
+template <int Items = 64, bool WholeRows = true, bool Grouped = false, int Segment = 1, int Block = 0, int Lanes = 1>
 struct Conv2dDepthwise {
-  using group_shape = kernel::Shape<Items>;
+  static_assert(Lanes == 1 || (!Grouped && Items % Lanes == 0), "channels a thread: depthwise, whole items");
+  using group_shape = kernel::Shape<Items / Lanes>;
   // CUDA: 256 threads a block whatever the channels a group (the groups share nothing); with a group a block,
   // 32-channel groups filled half an SM's threads at most. With groups of 32 channels instead of 64 (half of
   // them idle), packed 8 a block: MobileNetV2's 112 x 112 x 32, a pixel a thread, 350 -> 575 GFLOP/s (H200).
-  static constexpr int packed_groups = WholeRows ? 1 : std::max(1, 256 / Items);
+  static constexpr int packed_groups = WholeRows ? 1 : std::max(1, 256 / group_shape::x);
   ConvArgs a;
 
   // What depends on the layer only, worked out on the host where the kernel is built: CUDA's 64-bit divisions
@@ -219,7 +222,7 @@ struct Conv2dDepthwise {
                                           std::int64_t s1) const {
     const std::int64_t step = Q > 1 ? a.stride_w * a.in_c : 0;   // as in convolve
     const std::int64_t ix0 = ox * a.stride_w - a.pad_left;
-    kernel::diagonal_fragment<float, Q, Group> sums(g, w.channels);
+    kernel::diagonal_fragment<float, Q, Group, Lanes> sums(g, w.channels);
     // From one tap to the next along x, where several lie inside the image (a single tap's dilation may be far
     // larger than the image: 2^62 overflowed; fuzz_conv_desc).
     const std::int64_t tap_step = s1 - s0 > 1 ? a.dilation_w * a.in_c : 0;

@@ -1,6 +1,7 @@
 // The `depthwise` algorithm's registry entry (registry.hpp): one kernel, depthwise descriptors (groups = in_c =
 // out_c) with any window, stride, padding and dilation.
 #include <algorithm>
+#include <cstdint>
 
 #include "conv2d/call.hpp"
 #include "conv2d/depthwise/depthwise.hpp"
@@ -33,47 +34,81 @@ void with_cuda_block_channels(std::int64_t out_c, F&& f) {
 }
 
 // CUDA: whether a group of 4 pixels of a row (a thread's 4 sums in registers, each filter value loaded once for
-// them) beats a group a pixel: on 3x3 windows where a thread a segment still fills a quarter of the device's
-// resident threads (2048 a multiprocessor). Measured in two H200 runs on 27 depthwise layers (the rule was fitted
-// on all of them): segments ran the 3x3 layers with 75k to 113k segment threads 1.1-1.4x faster (MobileNetV2's
-// 112 x 112 x 32: 630 -> 887 GFLOP/s), and those with 38k to 56k 0.7-0.9x as fast (MobileNetV3's 56 x 56 x 72:
-// 491 -> 336); 5x5 and 7x7 windows 0.3-0.98x as fast, whatever their size: a thread's longer sums need more
-// threads in flight than such layers have (ConvNeXt's 14 x 14 x 384: 775 -> 517).
+// them) beats a group a pixel, where a thread takes one channel: on 3x3 windows where a thread a segment still
+// fills a quarter of the device's resident threads (2048 a multiprocessor). Measured in two H200 runs on 27
+// depthwise layers (the rule was fitted on all of them): segments ran the 3x3 layers with 75k to 113k segment
+// threads 1.1-1.4x faster (MobileNetV2's 112 x 112 x 32: 630 -> 887 GFLOP/s), and those with 38k to 56k
+// 0.7-0.9x as fast (MobileNetV3's 56 x 56 x 72: 491 -> 336); 5x5 and 7x7 windows 0.3-0.98x as fast, whatever
+// their size: a thread's longer sums need more threads in flight than such layers have (ConvNeXt's 14 x 14 x
+// 384: 775 -> 517).
 constexpr int cuda_segment = 4;   // depthwise/segment4's pixels a thread
+constexpr int cuda_lanes = 4;     // depthwise/pixel_c4's channels a thread
 
 bool segments_pay(const Device& device, const ConvArgs& a) {
   const std::int64_t threads = a.batch * a.out_h * ((a.out_w + cuda_segment - 1) / cuda_segment) * a.out_c;
   return a.window_w <= 3 && threads >= 512 * std::int64_t(std::max(device.properties().compute_units, 1));
 }
 
-// CUDA: a pixel a group, or a segment of 4 pixels of a row.
-template <int Segment>
+// CUDA: whether a thread may take 4 consecutive channels as one 16-byte vector (kernel::vec): channels a multiple
+// of 4, the input and filter aligned to 16 bytes (the library's buffers are; a caller's offset pointer need not
+// be). Else a channel a thread.
+bool lanes_fit(const ConvArgs& a) {
+  const auto aligned = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  return a.in_c % cuda_lanes == 0 && aligned(a.input) && aligned(a.filter);
+}
+
+// CUDA: whether 4 channels a thread beat one, where they fit. A thread's 4 channels share its pixel's set-up
+// and address arithmetic and load as one 16-byte access (ConvNeXt-T's 7 x 7 layer at 56 x 56 x 96: 12.3 M ->
+// 4.1 M warp instructions, 24.0 -> 15.9 us under ncu), but the layer has a quarter of the threads. On an H200
+// (one run, 27 depthwise layers, fitted on all of them) they ran the 3x3 stride-1 layers 1.0-1.7x as fast as a
+// channel a thread (MobileNetV2's 56 x 56 x 144: 621 -> 1011 GFLOP/s), and the others too where 4 channels a
+// thread still give 256 threads a multiprocessor (1.04-1.69x: ConvNeXt's 56 x 56 x 96, 1296 -> 2186); below
+// that, 5x5 and 7x7 windows and strides ran 0.76-1.0x as fast (MobileNetV3's 5x5 stride-2 layers), a thread's
+// long sums with too few threads in flight.
+bool lanes_pay(const Device& device, const ConvArgs& a) {
+  const std::int64_t threads = a.batch * a.out_h * a.out_w * (a.out_c / cuda_lanes);
+  const bool small_window = a.window_h <= 3 && a.window_w <= 3 && a.stride_h == 1 && a.stride_w == 1;
+  return small_window || threads >= 256 * std::int64_t(std::max(device.properties().compute_units, 1));
+}
+
+// CUDA: a pixel a group, or a segment of 4 pixels of a row; a channel a thread, or 4 (Lanes).
+template <int Segment, int Lanes>
 void launch_cuda(Queue& queue, const ConvArgs& a) {
-  with_cuda_block_channels(a.out_c,
-                           [&](auto items) { launch(queue, Conv2dDepthwise<items(), false, false, Segment>{a}); });
+  with_cuda_block_channels(a.out_c, [&](auto items) {
+    launch(queue, Conv2dDepthwise<items(), false, false, Segment, 0, Lanes>{a});
+  });
+}
+
+// depthwise/default: 4 channels a thread where they fit and pay, else 4 pixels a thread where segments pay,
+// else a pixel a thread (in the run that fitted lanes_pay, on 27 layers whose channels all fit 4 a thread: the
+// fastest mapping on 24, within 5% of it on the other 3). pixel_c4 where lanes do not fit: a channel a thread.
+void run_cuda(Queue& queue, std::string_view config, const ConvArgs& a) {
+  const Device& device = queue.device();
+  const bool fit = lanes_fit(a);
+  const bool lanes = fit && (config == "depthwise/default" ? lanes_pay(device, a) : config == "depthwise/pixel_c4");
+  if (lanes) return launch_cuda<1, cuda_lanes>(queue, a);
+  const bool segments = config == "depthwise/default" ? segments_pay(device, a) : config == "depthwise/segment4";
+  return segments ? launch_cuda<cuda_segment, 1>(queue, a) : launch_cuda<1, 1>(queue, a);
 }
 }  // namespace
 
 extern const AlgorithmEntry depthwise_entry;
 const AlgorithmEntry depthwise_entry{
     "depthwise",
-    PORTKERN_CONV2D_NAMES("depthwise/default", "depthwise/pixel", "depthwise/segment4"),
+    PORTKERN_CONV2D_NAMES("depthwise/default", "depthwise/pixel", "depthwise/segment4", "depthwise/pixel_c4"),
     [](Backend backend) -> const std::vector<std::string>& {
       static const std::vector<std::string> cpu{"depthwise/default"},
-          gpu{"depthwise/default", "depthwise/pixel", "depthwise/segment4"};
+          gpu{"depthwise/default", "depthwise/pixel", "depthwise/segment4", "depthwise/pixel_c4"};
       return backend == Backend::cpu ? cpu : gpu;
     },
     [](const Device&) { return std::string("depthwise/default"); },
     why_not_depthwise,
-    // The group-to-data mapping is the back end's. CUDA: a thread a channel, a group a pixel (pixel) or 4
-    // pixels of a row (segment4); default picks one per layer (segments_pay). CPU: a group's channels are a
+    // The group-to-data mapping is the back end's. CUDA: a group a pixel, a thread a channel (pixel) or 4
+    // (pixel_c4: one 16-byte load for 4 products, where lanes_fit; else a channel), or a group 4 pixels of a
+    // row, a thread a channel (segment4); default picks one per layer (run_cuda). CPU: a group's channels are a
     // block of 16 to 64 (with_cpu_block_channels), its rows a group of rows (for_threads).
     [](Queue& queue, std::string_view config, const ConvArgs& a) {
-      if (queue.device().is_cuda()) {
-        const bool segments = config == "depthwise/default" ? segments_pay(queue.device(), a)
-                                                             : config == "depthwise/segment4";
-        return segments ? launch_cuda<cuda_segment>(queue, a) : launch_cuda<1>(queue, a);
-      }
+      if (queue.device().is_cuda()) return run_cuda(queue, config, a);
       with_cpu_block_channels(a.out_c, [&](auto items) {
         launch_cpu(queue, Conv2dDepthwise<items(), true>{a}.for_threads(queue.cpu_threads()));
       });
