@@ -138,6 +138,39 @@ void check_sliding_window(const Device& device, Run run) {
       }
 }
 
+// DiagonalCheck<Rows, Lanes>'s product over batches against float64: 0, 1 and 3 batches of 0, 1 and 5 products,
+// the batches further apart than a batch's products (a depthwise window's rows), the columns of
+// check_diagonal_fragment.
+template <int Rows, int Lanes, class Run>
+void check_fma_batches(const Device& device, Run run) {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<float> uniform(-1.f, 1.f);
+  for (std::int64_t columns : diagonal_columns<Lanes>())
+    for (std::int64_t batches : {0, 1, 3})
+      for (std::int64_t batch : {0, 1, 5}) {
+        const std::int64_t row_step = 40, x_step = unaligned_step<Lanes>(45), w_step = unaligned_step<Lanes>(41);
+        const std::int64_t x_batch = unaligned_step<Lanes>(301), w_batch = unaligned_step<Lanes>(211);
+        // x and w end at their last element read (the sanitizers catch a read past them)
+        const bool reads = batches > 0 && batch > 0;
+        const std::int64_t x_size =
+            reads ? (batches - 1) * x_batch + (batch - 1) * x_step + (Rows - 1) * row_step + columns : 1;
+        const std::int64_t w_size = reads ? (batches - 1) * w_batch + (batch - 1) * w_step + columns : 1;
+        auto x = std::vector<float>(std::size_t(x_size)), w = std::vector<float>(std::size_t(w_size));
+        for (float& v : x) v = uniform(rng);
+        for (float& v : w) v = uniform(rng);
+        const auto product = [&](int r, int c, std::int64_t t) {   // t: batch t / batch, product t % batch
+          const std::int64_t u = t / batch, s = t % batch;
+          return double(x[std::size_t(u * x_batch + s * x_step + r * row_step + c)]) *
+                 w[std::size_t(u * w_batch + s * w_step + c)];
+        };
+        DiagonalCheck<Rows, Lanes> kernel{nullptr, nullptr, nullptr, columns, batch, 0, row_step, x_step, w_step};
+        kernel.batches = batches, kernel.x_batch = x_batch, kernel.w_batch = w_batch;
+        std::string what = "batches ";   // (one + chain of temporaries set off GCC 12's -Wrestrict false alarm)
+        what += std::to_string(batches) + " of " + std::to_string(batch);
+        check_diagonal_sums(device, run, kernel, x, w, batches * batch, product, what);
+      }
+}
+
 // DividerCheck over 7 groups against the host's / and %, for divisors from 1 to 2^62; the elements past the
 // groups' outputs must keep their poison (a packed block's groups past the launch's must not run).
 template <class Run>

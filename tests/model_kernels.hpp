@@ -55,7 +55,8 @@ void run_model_check_cuda(Queue& q, const kernel::Range& groups, int* out);
 // One group of 40 columns (two and a half AVX-512 vectors: whole, shifted and narrow paths), an item each or
 // Lanes an item, sums Rows x columns diagonal products in a diagonal_fragment, in two calls of fma that split
 // the batch at `split`, or, where `taps` is 3, 5 or 7, in one call of fma_window<taps, ratio> (x_step its step,
-// ratio 1 or 2), and writes sum (r, c) to out[r * 40 + c] for c < columns.
+// ratio 1 or 2), or, where `batches` is 0 or more, in one call of fma_batches (batches of `batch` products,
+// x_batch and w_batch apart), and writes sum (r, c) to out[r * 40 + c] for c < columns.
 template <int Rows, int Lanes = 1>
 struct DiagonalCheck {
   static constexpr int width = 40;
@@ -64,6 +65,7 @@ struct DiagonalCheck {
   float* out;
   std::int64_t columns, batch, split, row_step, x_step, w_step;
   int taps = 0, ratio = 1;
+  std::int64_t batches = -1, x_batch = 0, w_batch = 0;
 
   template <int Ratio, class Acc, class Group>
   PORTKERN_INLINE void window(Group& g, Acc& acc) const {
@@ -78,6 +80,8 @@ struct DiagonalCheck {
     if (taps > 0) {
       if (ratio == 1) window<1>(g, acc);
       else window<2>(g, acc);
+    } else if (batches >= 0) {
+      acc.fma_batches(g, x, row_step, w, batches, x_batch, w_batch, batch, x_step, w_step);
     } else {
       acc.fma(g, x, row_step, w, split, x_step, w_step);
       acc.fma(g, x + split * x_step, row_step, w + split * w_step, batch - split, x_step, w_step);

@@ -27,6 +27,10 @@ TEST(KernelModelCuda, DiagonalFragmentSumsDiagonalProducts) {
   check_sliding_window<1, 4>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
   check_sliding_window<3, 1>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
   check_sliding_window<3, 4>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
+  check_fma_batches<1, 1>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
+  check_fma_batches<1, 4>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
+  check_fma_batches<3, 1>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
+  check_fma_batches<3, 4>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
 }
 
 TEST(KernelModelCuda, PackedGroupsAndDividers) {

@@ -5,16 +5,19 @@
 //   kernel::diagonal_fragment<float, P, Group> acc(g, columns);   // zeroed; column c < columns is item c's
 //   acc.fma(g, x, row_step, w, batch, x_step, w_step);   // the batch-reduce: for c < columns, r < P,
 //       // acc(r, c) += sum over t < batch of x[t * x_step + r * row_step + c] * w[t * w_step + c]
+//   acc.fma_batches(g, x, row_step, w, batches, x_batch, w_batch, batch, x_step, w_step);   // batches of them:
+//       // acc(r, c) += sum over u < batches, t < batch of x[u * x_batch + t * x_step + r * row_step + c]
+//       //                                                  * w[u * w_batch + t * w_step + c]
 //   acc.fma_window<Taps, Ratio>(g, x, step, w, w_step);   // a sliding window: for c < columns, r < P,
 //       // acc(r, c) += sum over t < Taps of x[(Ratio * r + t) * step + c] * w[t * w_step + c]
 //   acc.for_each(g, [&](kernel::Item item, int r, float sum) { ... });   // a phase over the sums
 //
-// A depthwise convolution calls fma once per window row: the batch is the row's taps, x_step the step between
-// them in the image, w_step in the filter; the rows are P output pixels. Where the row's taps all lie inside the
-// image, its width is a constant and the stride a multiple (Ratio) of the dilation, it calls fma_window where
-// the back end's fragment says that pays (its static constexpr bool prefers_windows): the pixels' windows
-// overlap, and each input is read once for every tap that uses it (P = 4, 3 taps, stride 1: 6 input reads
-// instead of 12), the taps unrolled.
+// A depthwise convolution calls fma_batches once per window: its rows inside the image are the batches, a
+// row's taps the batch, x_step the step between them in the image, w_step in the filter; the rows are P output
+// pixels. Where a row's taps all lie inside the image, its width is a constant and the stride a multiple (Ratio)
+// of the dilation, it calls fma_window per window row instead where the back end's fragment says that pays (its
+// static constexpr bool prefers_windows): the pixels' windows overlap, and each input is read once for every tap
+// that uses it (P = 4, 3 taps, stride 1: 6 input reads instead of 12), the taps unrolled.
 // Every call is group-scope and uniform (made by every item with the same arguments). The group is
 // one-dimensional (Shape<X>): its X items are the columns, or with Lanes > 1 item c holds the Lanes columns
 // [Lanes * c, Lanes * c + Lanes), X * Lanes in all, read as one vec<T, Lanes> (CUDA: a thread's 16-byte load

@@ -226,14 +226,24 @@ struct Conv2dDepthwise {
     // From one tap to the next along x, where several lie inside the image (a single tap's dilation may be far
     // larger than the image: 2^62 overflowed; fuzz_conv_desc).
     const std::int64_t tap_step = s1 - s0 > 1 ? a.dilation_w * a.in_c : 0;
-    if (s1 > s0)
-      for (std::int64_t r = w.r0; r < w.r1; ++r) {   // a window row: its taps [s0, s1) inside the image
-        const std::int64_t iy = w.iy0 + r * a.dilation_h, ix = ix0 + s0 * a.dilation_w;
-        const float* in = a.input + ((w.n * a.in_h + iy) * a.in_w + ix) * a.in_c + w.c0;
-        const float* f = a.filter + (r * a.window_w + s0) * block_channels * a.out_c + w.c0;
-        if (Q == P && s1 - s0 == a.window_w && sliding_window<Q>(g, sums, in, f)) continue;
-        sums.template fma_block<block_channels>(g, in, step, f, a.out_c, s1 - s0, tap_step, block_channels * a.out_c);
+    const std::int64_t rows = w.r1 - w.r0;   // the window rows inside the image, and their taps [s0, s1)
+    if (s1 > s0 && rows > 0) {
+      const std::int64_t iy = w.iy0 + w.r0 * a.dilation_h, ix = ix0 + s0 * a.dilation_w;
+      const float* in = a.input + ((w.n * a.in_h + iy) * a.in_w + ix) * a.in_c + w.c0;
+      const float* f = a.filter + (w.r0 * a.window_w + s0) * block_channels * a.out_c + w.c0;
+      // From one window row to the next, where several lie inside the image (as tap_step).
+      const std::int64_t in_row = rows > 1 ? a.dilation_h * a.in_w * a.in_c : 0;
+      const std::int64_t f_row = a.window_w * block_channels * a.out_c;
+      if (Q == P && s1 - s0 == a.window_w && sliding_window<Q>(g, sums, in, f)) {
+        for (std::int64_t r = 1; r < rows; ++r) sliding_window<Q>(g, sums, in + r * in_row, f + r * f_row);
+      } else if constexpr (block_channels == 1) {   // the whole window in one call, its rows the batches
+        sums.fma_batches(g, in, step, f, rows, in_row, f_row, s1 - s0, tap_step, a.out_c);
+      } else {
+        for (std::int64_t r = 0; r < rows; ++r)
+          sums.template fma_block<block_channels>(g, in + r * in_row, step, f + r * f_row, a.out_c, s1 - s0, tap_step,
+                                                  block_channels * a.out_c);
       }
+    }
     const std::int64_t out = w.out_row + ox * a.out_c;
     sums.for_each(g, [&](kernel::Item item, int q, float sum) {
       const std::int64_t at = out + q * a.out_c + item.x;

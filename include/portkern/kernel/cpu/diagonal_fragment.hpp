@@ -143,33 +143,50 @@ class DiagonalFragment {
         for (int c = 0; c < lanes; ++c) narrow_[r][c] = T(0);
   }
 
-  // sums(r, c) += sum over t < batch of x[t * x_step + r * row_step + c] * w[t * w_step + c]: the loop over the
-  // batch is here, so that its addresses are a few pointers and offsets (a call per product kept a pointer per
-  // row and vector, more than the general registers, reloaded from the stack before every FMA).
+  // sums(r, c) += sum over t < batch of x[t * x_step + r * row_step + c] * w[t * w_step + c]: fma_batches with
+  // one batch.
   template <class Group>
-  PORTKERN_INLINE void fma(const Group&, const T* x, std::int64_t row_step, const T* w, std::int64_t batch,
+  PORTKERN_INLINE void fma(const Group& g, const T* x, std::int64_t row_step, const T* w, std::int64_t batch,
                            std::int64_t x_step, std::int64_t w_step) {
-    if (Columns % lanes == 0 && columns_ == Columns) {   // every vector whole: constant offsets from x's rows
+    fma_batches(g, x, row_step, w, 1, 0, 0, batch, x_step, w_step);
+  }
+
+  // sums(r, c) += sum over u < batches, t < batch of x[u * x_batch + t * x_step + r * row_step + c]
+  //                                                 * w[u * w_batch + t * w_step + c].
+  // The loops over both are here, so that the addresses are a few pointers and offsets in registers: a call per
+  // product kept a pointer per row and vector, more than the general registers, reloaded from the stack before
+  // every FMA; a call per batch (a depthwise window row) kept the kernel's row pointers on the stack, 0.91x as
+  // fast on one Zen 5 core (docs/performance.md, fourteenth session).
+  template <class Group>
+  PORTKERN_INLINE void fma_batches(const Group&, const T* x, std::int64_t row_step, const T* w, std::int64_t batches,
+                                   std::int64_t x_batch, std::int64_t w_batch, std::int64_t batch, std::int64_t x_step,
+                                   std::int64_t w_step) {
+    if (!(Columns % lanes == 0 && columns_ == Columns)) {
+      for (std::int64_t u = 0; u < batches; ++u)
+        fma_blocks<1>(x + u * x_batch, row_step, w + u * w_batch, 0, batch, x_step, w_step);
+      return;
+    }
+    for (std::int64_t u = 0; u < batches; ++u) {   // every vector whole
+      const T* xu = x + u * x_batch;   // batches that exist only: no step past the last
+      const T* wu = w + u * w_batch;
       const T* row[Rows];   // a pointer per row, its vectors at constant offsets from it
       PORTKERN_UNROLL
-      for (int r = 0; r < Rows; ++r) row[r] = x + r * row_step;
+      for (int r = 0; r < Rows; ++r) row[r] = xu + r * row_step;
       for (std::int64_t t = 0; t < batch; ++t) {
         if (t > 0) {
-          w += w_step;
+          wu += w_step;
           PORTKERN_UNROLL
           for (int r = 0; r < Rows; ++r) row[r] += x_step;
         }
         Vector weight[vectors];
         PORTKERN_UNROLL
-        for (int v = 0; v < vectors; ++v) weight[v] = load(w + v * lanes);
+        for (int v = 0; v < vectors; ++v) weight[v] = load(wu + v * lanes);
         PORTKERN_UNROLL
         for (int r = 0; r < Rows; ++r)
           PORTKERN_UNROLL
           for (int v = 0; v < vectors; ++v) sums_[r][v] += load(row[r] + v * lanes) * weight[v];
       }
-      return;
     }
-    fma_blocks<1>(x, row_step, w, 0, batch, x_step, w_step);
   }
 
   // The sliding-window product (portkern/kernel/diagonal_fragment.hpp): sums(r, c) += sum over t < Taps of

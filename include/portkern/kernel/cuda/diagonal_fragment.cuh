@@ -42,17 +42,27 @@ struct DiagonalFragment {
 
   // sums(r, c) += sum over t < batch of x[t * x_step + r * row_step + c] * w[t * w_step + c], for this thread's c.
   template <class Group>
-  __device__ __forceinline__ void fma(const Group&, const T* x, std::int64_t row_step, const T* w, std::int64_t batch,
-                                      std::int64_t x_step, std::int64_t w_step) {
+  __device__ __forceinline__ void fma(const Group& g, const T* x, std::int64_t row_step, const T* w,
+                                      std::int64_t batch, std::int64_t x_step, std::int64_t w_step) {
+    fma_batches(g, x, row_step, w, 1, 0, 0, batch, x_step, w_step);
+  }
+
+  // fma over `batches` batches, batch u's x and w at u * x_batch and u * w_batch (the model's comment).
+  template <class Group>
+  __device__ __forceinline__ void fma_batches(const Group&, const T* x, std::int64_t row_step, const T* w,
+                                              std::int64_t batches, std::int64_t x_batch, std::int64_t w_batch,
+                                              std::int64_t batch, std::int64_t x_step, std::int64_t w_step) {
     const std::int64_t c = first_column();
     if (c < 0) return;
-    x += c;
-    w += c;
-    for (std::int64_t t = 0; t < batch; ++t) {
-      if (t > 0) x += x_step, w += w_step;   // between products only: one step past the last may overflow
-      const Vector weight = Vector::load(w);
+    for (std::int64_t u = 0; u < batches; ++u) {
+      const T* xu = x + u * x_batch + c;
+      const T* wu = w + u * w_batch + c;
+      for (std::int64_t t = 0; t < batch; ++t) {
+        if (t > 0) xu += x_step, wu += w_step;   // between products only: one step past the last may overflow
+        const Vector weight = Vector::load(wu);
 #pragma unroll
-      for (int r = 0; r < Rows; ++r) add(r, Vector::load(x + r * row_step), weight);
+        for (int r = 0; r < Rows; ++r) add(r, Vector::load(xu + r * row_step), weight);
+      }
     }
   }
 
