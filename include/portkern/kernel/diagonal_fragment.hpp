@@ -23,19 +23,19 @@
 // [Lanes * c, Lanes * c + Lanes), X * Lanes in all, read as one vec<T, Lanes> (CUDA: a thread's 16-byte load
 // of 4 floats, which amortises its address arithmetic over 4 channels); then x, w, every step and `columns`
 // are multiples of Lanes elements and x and w aligned to Lanes * sizeof(T) bytes, and for_each's item is the
-// column (item.x = c). x's rows are row_step apart (pixels of an NHWC
-// image, stride * channels apart); its columns and w's are contiguous.
+// column (item.x = c). x's rows are row_step apart (pixels of an NHWC image, stride * channels apart); its
+// columns and w's are contiguous.
 //
 // What each back end lowers it to:
-//   CPU   the sums in SIMD registers across the calls: Rows x ceil(X / lanes) vectors of the widest width the
-//         build targets (AVX-512: 16 floats), each product of the batch one vector load of w and Rows loads
-//         and FMAs per vector of columns, vectors past `columns` skipped, the last one shifted back to end at `columns`
-//         (portkern/kernel/cpu/diagonal_fragment.hpp).
+//   CPU   the sums in SIMD registers across the calls: Rows x ceil(X * Lanes / lanes) vectors of the widest
+//         width the build targets (AVX-512: 16 floats), each product of the batch one vector load of w and Rows
+//         loads and FMAs per vector of columns, vectors past `columns` skipped, the last one shifted back to end
+//         at `columns` (portkern/kernel/cpu/diagonal_fragment.hpp); fma_batches' loops over both levels inside.
 //         Without it a phase per tap kept every sum in memory (a load and a store per FMA): MobileNetV2's
 //         depthwise layers ran at 0.20-0.52 of oneDNN on 2 Xeon cores.
 //         fma_window: per vector of columns, Taps weight vectors and Ratio * (Rows - 1) + Taps input vectors;
 //         prefers_windows is false (on Zen 5 the depthwise layers ran 0.975x as fast with it).
-//   CUDA  item c's Rows sums in its registers, one load of w[c] per product
+//   CUDA  item c's Rows x Lanes sums in its registers, one vec<T, Lanes> load of w per product
 //         (portkern/kernel/cuda/diagonal_fragment.cuh); fma_window: its Taps weights and window inputs in
 //         registers, each loaded once.
 #pragma once

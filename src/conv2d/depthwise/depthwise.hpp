@@ -30,9 +30,12 @@
 // each item's taps inside one phase, which GCC leaves scalar). On 2 Xeon cores it went from 0.20-0.52 of
 // oneDNN's brdgmm kernels (geomean 0.35), when each tap was a phase whose sums lived in memory, to 0.75-0.95
 // (0.84) on MobileNetV2 / EfficientNet-B0 and 0.60-0.95 (0.80) on 20 layers it was never measured on while
-// written (docs/performance.md). What it lacks: single pixels at a row's ends are summed one at a time, whose
-// few sums leave the FMAs' latency exposed (ConvNeXt's 7 x 7 window on a 7 x 7 image: every pixel is one,
-// 0.55 on one core). The grouped mode wins on the CPU below 8 output channels a group (ResNeXt-50's grouped
+// written (docs/performance.md); on one Zen 5 core 0.85 of oneDNN on 27 layers since a window is one fragment
+// call (fma_batches) and blocks that are not whole vectors keep their sums in registers (fourteenth session).
+// What it lacks: single pixels at a row's ends are summed one at a time, whose few sums leave the FMAs' latency
+// exposed (ConvNeXt's 7 x 7 window on a 7 x 7 image: every pixel is one, 0.46-0.55 of oneDNN on one core; some
+// processes ran it 1.7x as fast, not understood). On CUDA: 0.69-0.76 of cuDNN fp32 on 27 layers (H200;
+// depthwise/entry.cpp). The grouped mode wins on the CPU below 8 output channels a group (ResNeXt-50's grouped
 // layers: 21.6-70.4 GFLOP/s on 2 Xeon cores, direct 4.6-6.8; from 8 a group, grouped/gemm); on the H100
 // direct's one thread per output with its taps in registers ran them 1.31x faster, and the rule keeps direct
 // there (rule.cpp).
