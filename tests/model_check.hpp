@@ -171,6 +171,24 @@ void check_fma_batches(const Device& device, Run run) {
       }
 }
 
+// Every diagonal-fragment check (check_diagonal_fragment, check_sliding_window, check_fma_batches) for 1 and 3
+// rows and 1 and 4 columns an item, on `device` through `run` (the back end's run_diagonal_check_*).
+template <class Run>
+void check_diagonal_products(const Device& device, Run run) {
+  check_diagonal_fragment<1, 1>(device, run);
+  check_diagonal_fragment<1, 4>(device, run);
+  check_diagonal_fragment<3, 1>(device, run);
+  check_diagonal_fragment<3, 4>(device, run);
+  check_sliding_window<1, 1>(device, run);
+  check_sliding_window<1, 4>(device, run);
+  check_sliding_window<3, 1>(device, run);
+  check_sliding_window<3, 4>(device, run);
+  check_fma_batches<1, 1>(device, run);
+  check_fma_batches<1, 4>(device, run);
+  check_fma_batches<3, 1>(device, run);
+  check_fma_batches<3, 4>(device, run);
+}
+
 // DividerCheck over 7 groups against the host's / and %, for divisors from 1 to 2^62; the elements past the
 // groups' outputs must keep their poison (a packed block's groups past the launch's must not run).
 template <class Run>

@@ -34,18 +34,7 @@ TEST(KernelModelCpu, VecLoadsAndStoresAlignedVectors) {
 }
 
 TEST(KernelModelCpu, DiagonalFragmentSumsDiagonalProducts) {
-  check_diagonal_fragment<1, 1>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
-  check_diagonal_fragment<1, 4>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
-  check_diagonal_fragment<3, 1>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
-  check_diagonal_fragment<3, 4>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
-  check_sliding_window<1, 1>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
-  check_sliding_window<1, 4>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
-  check_sliding_window<3, 1>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
-  check_sliding_window<3, 4>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
-  check_fma_batches<1, 1>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
-  check_fma_batches<1, 4>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
-  check_fma_batches<3, 1>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
-  check_fma_batches<3, 4>(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
+  check_diagonal_products(Device::cpu(), [](Queue& q, const auto& k) { run_diagonal_check_cpu(q, k); });
 }
 
 TEST(KernelModelCpu, DividerDividesByLaunchTimeDivisors) {

@@ -19,18 +19,7 @@ TEST(KernelModelCuda, GroupsItemsLocalAndPrivate) {
 
 TEST(KernelModelCuda, DiagonalFragmentSumsDiagonalProducts) {
   PORTKERN_REQUIRE_GPU();
-  check_diagonal_fragment<1, 1>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
-  check_diagonal_fragment<1, 4>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
-  check_diagonal_fragment<3, 1>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
-  check_diagonal_fragment<3, 4>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
-  check_sliding_window<1, 1>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
-  check_sliding_window<1, 4>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
-  check_sliding_window<3, 1>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
-  check_sliding_window<3, 4>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
-  check_fma_batches<1, 1>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
-  check_fma_batches<1, 4>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
-  check_fma_batches<3, 1>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
-  check_fma_batches<3, 4>(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
+  check_diagonal_products(Device::cuda(0), [](Queue& q, const auto& k) { run_diagonal_check_cuda(q, k); });
 }
 
 TEST(KernelModelCuda, PackedGroupsAndDividers) {

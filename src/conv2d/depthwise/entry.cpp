@@ -33,6 +33,9 @@ void with_cuda_block_channels(std::int64_t out_c, F&& f) {
   }
 }
 
+// The device's multiprocessors (at least 1), which the mappings' thread counts are measured against.
+std::int64_t multiprocessors(const Device& device) { return std::max(device.properties().compute_units, 1); }
+
 // CUDA: whether a group of 4 pixels of a row (a thread's 4 sums in registers, each filter value loaded once for
 // them) beats a group a pixel, where a thread takes one channel: on 3x3 windows where a thread a segment still
 // fills a quarter of the device's resident threads (2048 a multiprocessor). Measured in two H200 runs on 27
@@ -46,7 +49,7 @@ constexpr int cuda_lanes = 4;     // depthwise/pixel_c4's channels a thread
 
 bool segments_pay(const Device& device, const ConvArgs& a) {
   const std::int64_t threads = a.batch * a.out_h * ((a.out_w + cuda_segment - 1) / cuda_segment) * a.out_c;
-  return a.window_w <= 3 && threads >= 512 * std::int64_t(std::max(device.properties().compute_units, 1));
+  return a.window_w <= 3 && threads >= 512 * multiprocessors(device);
 }
 
 // CUDA: whether a thread may take 4 consecutive channels as one 16-byte vector (kernel::vec): channels a multiple
@@ -68,7 +71,7 @@ bool lanes_fit(const ConvArgs& a) {
 bool lanes_pay(const Device& device, const ConvArgs& a) {
   const std::int64_t threads = a.batch * a.out_h * a.out_w * (a.out_c / cuda_lanes);
   const bool small_window = a.window_h <= 3 && a.window_w <= 3 && a.stride_h == 1 && a.stride_w == 1;
-  return small_window || threads >= 256 * std::int64_t(std::max(device.properties().compute_units, 1));
+  return small_window || threads >= 256 * multiprocessors(device);
 }
 
 // CUDA: a pixel a group, or a segment of 4 pixels of a row; a channel a thread, or 4 (Lanes).
