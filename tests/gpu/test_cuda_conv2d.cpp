@@ -52,18 +52,19 @@ TEST(Conv2dCudaApi, ResidualInTheOutput) {
   check_residual_in_output(Device::cuda(0));
 }
 
-// Depthwise's 4 channels a thread read the input and filter as 16-byte vectors: from pointers that are not
-// 16-byte aligned (a caller's offsets into a larger allocation) depthwise takes a channel a thread.
+// Depthwise's 4 (2) channels a thread read the input and filter as 16-byte (8-byte) vectors: from pointers that
+// are not so aligned (a caller's offsets into a larger allocation) depthwise takes fewer channels a thread.
 TEST(Conv2dCudaApi, DepthwiseFromUnalignedPointers) {
   PORTKERN_REQUIRE_GPU();
-  for (const char* config : {"depthwise/pixel_c4", "depthwise/default"}) {
-    int applied = 0;
-    for (const auto& x : conv_data()) {
-      Queue q(Device::cuda(0));
-      applied += check_conv2d(q, x, {"depthwise", config}, false, false, 1);
+  for (const char* config : {"depthwise/pixel_c4", "depthwise/pixel_c2", "depthwise/default"})
+    for (const std::int64_t misalign : {1, 2}) {   // a float off: a channel a thread; 2: 2 channels, not 4
+      int applied = 0;
+      for (const auto& x : conv_data()) {
+        Queue q(Device::cuda(0));
+        applied += check_conv2d(q, x, {"depthwise", config}, false, false, misalign);
+      }
+      EXPECT_GT(applied, 0) << config << " misaligned by " << misalign;
     }
-    EXPECT_GT(applied, 0) << config;
-  }
 }
 
 TEST(Conv2dCudaApi, WinogradWithPretransformedFilter) {

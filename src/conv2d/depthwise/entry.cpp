@@ -45,22 +45,23 @@ std::int64_t multiprocessors(const Device& device) { return std::max(device.prop
 // their size: a thread's longer sums need more threads in flight than such layers have (ConvNeXt's 14 x 14 x
 // 384: 775 -> 517).
 constexpr int cuda_segment = 4;   // depthwise/segment4's pixels a thread
-constexpr int cuda_lanes = 4;     // depthwise/pixel_c4's channels a thread
 
 bool segments_pay(const Device& device, const ConvArgs& a) {
   const std::int64_t threads = a.batch * a.out_h * ((a.out_w + cuda_segment - 1) / cuda_segment) * a.out_c;
   return a.window_w <= 3 && threads >= 512 * multiprocessors(device);
 }
 
-// CUDA: whether a thread may take 4 consecutive channels as one 16-byte vector (kernel::vec): channels a multiple
-// of 4, the input and filter aligned to 16 bytes (the library's buffers are; a caller's offset pointer need not
-// be). Else a channel a thread.
-bool lanes_fit(const ConvArgs& a) {
-  const auto aligned = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return a.in_c % cuda_lanes == 0 && aligned(a.input) && aligned(a.filter);
+// CUDA: whether a thread may take `lanes` consecutive channels as one vector (kernel::vec; 4 floats: a 16-byte
+// access): channels a multiple of lanes, the input and filter aligned to the vector (the library's buffers are;
+// a caller's offset pointer need not be). Else fewer channels a thread.
+bool lanes_fit(const ConvArgs& a, int lanes) {
+  const auto aligned = [&](const float* p) {
+    return reinterpret_cast<std::uintptr_t>(p) % (std::uintptr_t(lanes) * sizeof(float)) == 0;
+  };
+  return a.in_c % lanes == 0 && aligned(a.input) && aligned(a.filter);
 }
 
-// CUDA: whether 4 channels a thread beat one, where they fit. A thread's 4 channels share its pixel's set-up
+// CUDA: whether 4 channels a thread beat fewer, where they fit. A thread's 4 channels share its pixel's set-up
 // and address arithmetic and load as one 16-byte access (ConvNeXt-T's 7 x 7 layer at 56 x 56 x 96: 12.3 M ->
 // 4.1 M warp instructions, 24.0 -> 15.9 us under ncu), but the layer has a quarter of the threads. On an H200
 // (one run, 27 depthwise layers, fitted on all of them) they ran the 3x3 stride-1 layers 1.0-1.7x as fast as a
@@ -69,12 +70,12 @@ bool lanes_fit(const ConvArgs& a) {
 // that, 5x5 and 7x7 windows and strides ran 0.76-1.0x as fast (MobileNetV3's 5x5 stride-2 layers), a thread's
 // long sums with too few threads in flight.
 bool lanes_pay(const Device& device, const ConvArgs& a) {
-  const std::int64_t threads = a.batch * a.out_h * a.out_w * (a.out_c / cuda_lanes);
+  const std::int64_t threads = a.batch * a.out_h * a.out_w * (a.out_c / 4);
   const bool small_window = a.window_h <= 3 && a.window_w <= 3 && a.stride_h == 1 && a.stride_w == 1;
   return small_window || threads >= 256 * multiprocessors(device);
 }
 
-// CUDA: a pixel a group, or a segment of 4 pixels of a row; a channel a thread, or 4 (Lanes).
+// CUDA: a pixel a group, or a segment of 4 pixels of a row; a channel a thread, or Lanes.
 template <int Segment, int Lanes>
 void launch_cuda(Queue& queue, const ConvArgs& a) {
   with_cuda_block_channels(a.out_c, [&](auto items) {
@@ -82,15 +83,21 @@ void launch_cuda(Queue& queue, const ConvArgs& a) {
   });
 }
 
-// depthwise/default: 4 channels a thread where they fit and pay, else 4 pixels a thread where segments pay,
-// else a pixel a thread (in the run that fitted lanes_pay, on 27 layers whose channels all fit 4 a thread: the
-// fastest mapping on 24, within 5% of it on the other 3). pixel_c4 where lanes do not fit: a channel a thread.
+// depthwise/default: 4 channels a thread where they fit and pay, else 2 where they fit, else 4 pixels a thread
+// where segments pay, else a pixel a thread. On an H200, on the 27 depthwise layers that lanes_pay was fitted on,
+// 2 channels a thread were the fastest mapping (or within 1% of it) on 9 of the 11 layers where 4 do not pay
+// (EfficientNet-B0's 5x5 stride-2 layer: 670 GFLOP/s a channel a thread, 721 four, 744 two); 0.88x a channel a
+// thread on MobileNetV3's 5x5 stride-2 layer at 14 x 14 x 672, 0.89x 4 channels on ConvNeXt's 7 x 7 layer at
+// 14 x 14 x 384. Over the 27 the pick gained 1.024x / 1.014x (7 MobileNetV2 / EfficientNet-B0 layers / 20 others)
+// on a channel a thread where 4 do not pay, from one run's per-configuration columns.
+// pixel_c4 and pixel_c2 where their lanes do not fit: 2 channels a thread where those fit, else one.
 void run_cuda(Queue& queue, std::string_view config, const ConvArgs& a) {
-  const Device& device = queue.device();
-  const bool fit = lanes_fit(a);
-  const bool lanes = fit && (config == "depthwise/default" ? lanes_pay(device, a) : config == "depthwise/pixel_c4");
-  if (lanes) return launch_cuda<1, cuda_lanes>(queue, a);
-  const bool segments = config == "depthwise/default" ? segments_pay(device, a) : config == "depthwise/segment4";
+  const bool by_rule = config == "depthwise/default";
+  if (lanes_fit(a, 4) && (by_rule ? lanes_pay(queue.device(), a) : config == "depthwise/pixel_c4"))
+    return launch_cuda<1, 4>(queue, a);
+  if (lanes_fit(a, 2) && (by_rule || config == "depthwise/pixel_c2" || config == "depthwise/pixel_c4"))
+    return launch_cuda<1, 2>(queue, a);
+  const bool segments = by_rule ? segments_pay(queue.device(), a) : config == "depthwise/segment4";
   return segments ? launch_cuda<cuda_segment, 1>(queue, a) : launch_cuda<1, 1>(queue, a);
 }
 }  // namespace
@@ -98,16 +105,18 @@ void run_cuda(Queue& queue, std::string_view config, const ConvArgs& a) {
 extern const AlgorithmEntry depthwise_entry;
 const AlgorithmEntry depthwise_entry{
     "depthwise",
-    PORTKERN_CONV2D_NAMES("depthwise/default", "depthwise/pixel", "depthwise/segment4", "depthwise/pixel_c4"),
+    PORTKERN_CONV2D_NAMES("depthwise/default", "depthwise/pixel", "depthwise/segment4", "depthwise/pixel_c4",
+                          "depthwise/pixel_c2"),
     [](Backend backend) -> const std::vector<std::string>& {
       static const std::vector<std::string> cpu{"depthwise/default"},
-          gpu{"depthwise/default", "depthwise/pixel", "depthwise/segment4", "depthwise/pixel_c4"};
+          gpu{"depthwise/default", "depthwise/pixel", "depthwise/segment4", "depthwise/pixel_c4", "depthwise/pixel_c2"};
       return backend == Backend::cpu ? cpu : gpu;
     },
     [](const Device&) { return std::string("depthwise/default"); },
     why_not_depthwise,
     // The group-to-data mapping is the back end's. CUDA: a group a pixel, a thread a channel (pixel) or 4
-    // (pixel_c4: one 16-byte load for 4 products, where lanes_fit; else a channel), or a group 4 pixels of a
+    // (pixel_c4: one 16-byte load for 4 products, where lanes_fit; else 2 or one; pixel_c2: 2 channels, one 8-byte
+    // load), or a group 4 pixels of a
     // row, a thread a channel (segment4); default picks one per layer (run_cuda). CPU: a group's channels are a
     // block of 16 to 64 (with_cpu_block_channels), its rows a group of rows (for_threads).
     [](Queue& queue, std::string_view config, const ConvArgs& a) {
