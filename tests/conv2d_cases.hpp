@@ -131,6 +131,20 @@ inline std::vector<ConvCase> conv_cases() {
                    "1x1, 32 groups of 2 -> 1"});
   cases.push_back({grouped(conv_desc(2, 7, 6, 130, 130, 3, 3, 2, 1, {1, 1, 1, 1}, 1, 1, true), 5), true,
                    "3x3 stride 2x1, 5 groups of 26, bias relu"});
+  // Channel blocks enough for a CPU group to walk every row of an image. Grouped (the block-diagonal mode): the
+  // pixels at a row's edges are summed down the runs of rows that share their window rows, in blocks of 4,
+  // pairs and single pixels; runs split by a second image, by a row whose window meets the padding, and (stride
+  // 2, asymmetric padding) by both. Depthwise: blocks of 64 channels, and of 16 (8 pixels a block) down 40 rows.
+  cases.push_back({grouped(conv_desc(2, 14, 7, 256, 256, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), 256), true,
+                   "depthwise 3x3, 14 x 7, 256 channels, bias relu"});
+  cases.push_back({grouped(conv_desc(1, 12, 9, 256, 256, 3, 3, 1, 1, {1, 1, 1, 1}), 16), false,
+                   "3x3, 12 x 9, 16 groups of 16, residual", true});
+  cases.push_back({grouped(conv_desc(1, 23, 11, 256, 256, 5, 5, 2, 2, {2, 1, 2, 1}), 8), true,
+                   "5x5 stride 2, 23 x 11, 8 groups of 32, asymmetric pad"});
+  cases.push_back({grouped(conv_desc(1, 16, 5, 64, 64, 3, 3, 1, 1, {1, 1, 1, 1}), 64), false,
+                   "depthwise 3x3, 16 x 5, 64 channels"});
+  cases.push_back({grouped(conv_desc(1, 40, 6, 16, 16, 3, 3, 1, 1, {1, 1, 1, 1}), 16), true,
+                   "depthwise 3x3, 40 x 6, 16 channels"});
   Conv2dDesc same = conv_desc(1, 9, 10, 4, 4, 3, 3, 2, 2, {0, 0, 0, 0});
   cases.push_back({with_padding(same, Padding::same), true, "3x3 stride 2 SAME"});
   Conv2dDesc valid = conv_desc(2, 8, 11, 5, 3, 5, 5, 1, 1, {4, 4, 4, 4});

@@ -165,6 +165,10 @@ struct Conv2dDepthwise {
   static constexpr bool diagonal = !Grouped || Block > 0;   // sums in a diagonal fragment
   static constexpr int block_channels = Block > 0 ? Block : 1;   // a group's channels in the fragment (1: depthwise)
   static constexpr int P = !WholeRows ? (diagonal ? Segment : 1) : diagonal && Items <= 16 ? 8 : 4;
+  // Whether the pixels that rows sum alone are summed down runs of rows instead (down_the_run): the CPU's block-
+  // diagonal mode. Depthwise ran 0.98x with them (27 layers, one Zen 5 core: a pixel's taps load a vector of
+  // input for each FMA, so a block saves little), grouped layers up to 1.12x (down_the_run's comment).
+  static constexpr bool columns_down = WholeRows && Block > 0;
 
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
@@ -188,31 +192,91 @@ struct Conv2dDepthwise {
     }
     kernel::private_array<float, P, Group> acc;   // grouped: each item's sums over the taps of the current pixels
     const bool pixel_blocks = P > 1 && (diagonal || w.uniform);
-    for (std::int64_t unit = unit0; unit < unit1; ++unit) {
-      const auto [row, segment] = by_segments.divmod(unit);
-      const auto [n, oy] = by_out_h.divmod(row);
-      const std::int64_t first_x = segment * row_pixels();
-      const std::int64_t pixels = std::min(row_pixels(), a.out_w - first_x);
-      w.n = n;
-      inside(oy, a.stride_h, a.pad_top, a.dilation_h, a.window_h, a.in_h, w.r0, w.r1);
-      w.iy0 = oy * a.stride_h - a.pad_top;
-      w.out_row = row * a.out_w * a.out_c + w.c0;
-      const std::int64_t end_x = first_x + pixels, inside_end = std::min(x_hi, end_x);   // blocks stay in the segment
-      for (std::int64_t ox = first_x; ox < end_x;) {
-        if (pixel_blocks && ox >= x_lo && ox + P <= inside_end) {
-          if constexpr (!diagonal) convolve<P>(g, w, ox, 0, a.window_w, first, acc);
-          else convolve_depthwise<P>(g, w, ox, 0, a.window_w);
-          ox += P;
-        } else if (diagonal && P > 2 && ox >= x_lo && ox + 2 <= inside_end) {   // pairs of the last inside pixels
-          convolve_depthwise<2>(g, w, ox, 0, a.window_w);
-          ox += 2;
-        } else {
-          std::int64_t s0, s1;
-          inside(ox, a.stride_w, a.pad_left, a.dilation_w, a.window_w, a.in_w, s0, s1);
-          if constexpr (!diagonal) convolve<1>(g, w, ox, s0, s1, first, acc);
-          else convolve_depthwise<1>(g, w, ox, s0, s1);
-          ox += 1;
+    for (std::int64_t unit = unit0; unit < unit1;) {
+      // A run of rows whose windows cover the same rows inside the image (columns_down): their pixels summed
+      // alone along a row (at the edges) are summed in blocks down the run instead.
+      set_row(w, unit);
+      std::int64_t run = 1;
+      if constexpr (columns_down)
+        while (unit + run < unit1 && same_window_rows(w, unit + run)) ++run;
+      for (std::int64_t r = 0; r < run; ++r) {
+        if (r > 0) set_row(w, unit + r);
+        const auto [row, segment] = by_segments.divmod(unit + r);
+        const std::int64_t first_x = segment * row_pixels();
+        const std::int64_t end_x = first_x + std::min(row_pixels(), a.out_w - first_x);
+        const std::int64_t inside_end = std::min(x_hi, end_x);   // blocks stay in the segment
+        for (std::int64_t ox = first_x; ox < end_x;) {
+          if (pixel_blocks && ox >= x_lo && ox + P <= inside_end) {
+            if constexpr (!diagonal) convolve<P>(g, w, ox, 0, a.window_w, first, acc);
+            else convolve_depthwise<P>(g, w, ox, 0, a.window_w, along_row());
+            ox += P;
+          } else if (diagonal && P > 2 && ox >= x_lo && ox + 2 <= inside_end) {   // pairs of the last inside pixels
+            convolve_depthwise<2>(g, w, ox, 0, a.window_w, along_row());
+            ox += 2;
+          } else {
+            if (run == 1) alone(g, w, ox, first, acc);
+            ox += 1;
+          }
         }
+      }
+      if constexpr (columns_down)
+        if (run > 1) down_the_run(g, w, unit, run);
+      unit += run;
+    }
+  }
+
+  // Sets w's image, window rows and output row to unit's (a row, or a segment's row).
+  PORTKERN_INLINE void set_row(Row& w, std::int64_t unit) const {
+    const auto [row, segment] = by_segments.divmod(unit);
+    const auto [n, oy] = by_out_h.divmod(row);
+    w.n = n;
+    inside(oy, a.stride_h, a.pad_top, a.dilation_h, a.window_h, a.in_h, w.r0, w.r1);
+    w.iy0 = oy * a.stride_h - a.pad_top;
+    w.out_row = row * a.out_w * a.out_c + w.c0;
+  }
+  // Whether unit's row is in w's image and its window covers the same rows inside the image.
+  PORTKERN_INLINE bool same_window_rows(const Row& w, std::int64_t unit) const {
+    Row next = w;
+    set_row(next, unit);
+    return next.n == w.n && next.r0 == w.r0 && next.r1 == w.r1;
+  }
+
+  // From one pixel of a block to the next, in the input and the output: along a row, or down a column.
+  struct PixelSteps {
+    std::int64_t in, out;
+    bool along_row;
+  };
+  PORTKERN_INLINE PixelSteps along_row() const { return {a.stride_w * a.in_c, a.out_c, true}; }
+
+  // The pixel at ox of w's row, summed alone over its taps inside the image.
+  template <class Group, class First, class Acc>
+  PORTKERN_INLINE void alone(Group& g, const Row& w, std::int64_t ox, First& first, Acc& acc) const {
+    std::int64_t s0, s1;
+    inside(ox, a.stride_w, a.pad_left, a.dilation_w, a.window_w, a.in_w, s0, s1);
+    if constexpr (!diagonal) convolve<1>(g, w, ox, s0, s1, first, acc);
+    else convolve_depthwise<1>(g, w, ox, s0, s1, along_row());
+  }
+
+  // The pixels of a run of `run` rows from unit that their rows sum alone (those outside [x_lo, x_hi), and the
+  // last inside one where blocks and pairs leave it), in blocks of P, pairs and single pixels down each column:
+  // the run's rows share their window rows, so a column's pixels share their taps. A pixel summed alone leaves
+  // its few sums' FMAs waiting on each other and loads its weights for itself; ResNeXt-50's layer4 (7 x 7
+  // pixels) had 3 of every 7 pixels summed alone, 9 of 49 now. One Zen 5 core: layer3 (14 x 14) 1.12x, layer4
+  // 1.06x (interleaved rounds, before the broadcasts' loop was unrolled by 2).
+  template <class Group>
+  PORTKERN_INLINE void down_the_run(Group& g, Row w, std::int64_t unit, std::int64_t run) const {
+    const std::int64_t blocked = std::max<std::int64_t>(std::min(x_hi, a.out_w) - x_lo, 0);   // blocks and pairs
+    const std::int64_t last_alone = blocked % P % 2 == 1 ? x_lo + blocked - 1 : -1;
+    const PixelSteps down{a.stride_h * a.in_w * a.in_c, a.out_w * a.out_c, false};
+    for (std::int64_t ox = 0; ox < a.out_w; ++ox) {
+      if (ox >= x_lo && ox < x_lo + blocked && ox != last_alone) continue;
+      std::int64_t s0, s1;
+      inside(ox, a.stride_w, a.pad_left, a.dilation_w, a.window_w, a.in_w, s0, s1);
+      for (std::int64_t r = 0; r < run;) {
+        set_row(w, unit + r);
+        if (r + P <= run) convolve_depthwise<P>(g, w, ox, s0, s1, down), r += P;
+        else if (P > 2 && r + 2 <= run) convolve_depthwise<2>(g, w, ox, s0, s1, down), r += 2;
+        else convolve_depthwise<1>(g, w, ox, s0, s1, down), r += 1;
       }
     }
   }
@@ -221,9 +285,9 @@ struct Conv2dDepthwise {
   // of them for Q > 1), summed over the taps in a diagonal fragment (item c's channel times its own filter value;
   // Block: its group's Block channels times their filter rows).
   template <int Q, class Group>
-  PORTKERN_INLINE void convolve_depthwise(Group& g, const Row& w, std::int64_t ox, std::int64_t s0,
-                                          std::int64_t s1) const {
-    const std::int64_t step = Q > 1 ? a.stride_w * a.in_c : 0;   // as in convolve
+  PORTKERN_INLINE void convolve_depthwise(Group& g, const Row& w, std::int64_t ox, std::int64_t s0, std::int64_t s1,
+                                          PixelSteps steps) const {
+    const std::int64_t step = Q > 1 ? steps.in : 0;   // as in convolve
     const std::int64_t ix0 = ox * a.stride_w - a.pad_left;
     kernel::diagonal_fragment<float, Q, Group, Lanes> sums(g, w.channels);
     // From one tap to the next along x, where several lie inside the image (a single tap's dilation may be far
@@ -237,7 +301,7 @@ struct Conv2dDepthwise {
       // From one window row to the next, where several lie inside the image (as tap_step).
       const std::int64_t in_row = rows > 1 ? a.dilation_h * a.in_w * a.in_c : 0;
       const std::int64_t f_row = a.window_w * block_channels * a.out_c;
-      if (Q == P && s1 - s0 == a.window_w && sliding_window<Q>(g, sums, in, f)) {
+      if (Q == P && steps.along_row && s1 - s0 == a.window_w && sliding_window<Q>(g, sums, in, f)) {
         for (std::int64_t r = 1; r < rows; ++r) sliding_window<Q>(g, sums, in + r * in_row, f + r * f_row);
       } else if constexpr (block_channels == 1) {   // the whole window in one call, its rows the batches
         sums.fma_batches(g, in, step, f, rows, in_row, f_row, s1 - s0, tap_step, a.out_c);
@@ -249,7 +313,7 @@ struct Conv2dDepthwise {
     }
     const std::int64_t out = w.out_row + ox * a.out_c;
     sums.for_each(g, [&](kernel::Item item, int q, float sum) {
-      const std::int64_t at = out + q * a.out_c + item.x;
+      const std::int64_t at = out + q * steps.out + item.x;
       a.output[at] = finish(sum, a, at, w.c0 + item.x);
     });
   }

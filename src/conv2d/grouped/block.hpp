@@ -4,7 +4,10 @@
 // (diagonal_fragment.hpp's fma_block). ResNeXt-50 layer1 (32 groups of 4) on 2 Xeon cores: 25 -> 170 GFLOP/s,
 // 1.74x oneDNN; groups of 8 (ResNeXt-50 layer2, ResNeXt-101 32x8d layer1, RegNetY-400MF): 141-164, where a GEMM
 // per group ran 32-40 (data/results/xeon-2026-11-28-eleventh/); groups of 16 and 32 (ResNeXt-50 layer3 / 4):
-// 93 -> 169 and 106 -> 129, 0.51 and 0.41 of oneDNN (xeon-2026-11-28-twelfth/). Groups of 64 stay on a GEMM.
+// 93 -> 169 and 106 -> 129, 0.51 and 0.41 of oneDNN (xeon-2026-11-28-twelfth/); on one Zen 5 core 0.80 and 0.49,
+// 2 cores 0.80 and 0.65, since the broadcasts' weights sit at constant offsets and a row's edge pixels are summed
+// down the rows (zen5-2026-11-29-fifteenth/). Groups of 64 stay on a GEMM: blocks of one 64-channel group ran
+// 0.45-0.55x its speed (ResNeXt-101 32x8d layer4 and three other layers).
 #pragma once
 
 #include <cstdint>
