@@ -34,9 +34,11 @@
 // call (fma_batches) and blocks that are not whole vectors keep their sums in registers (fourteenth session).
 // What it lacks: single pixels at a row's ends are summed one at a time, whose few sums leave the FMAs' latency
 // exposed (ConvNeXt's 7 x 7 window on a 7 x 7 image: every pixel is one, 0.46-0.55 of oneDNN on one core; some
-// processes ran it 1.7x as fast, not understood). On CUDA: 0.69-0.76 of cuDNN fp32 on 27 layers (H200;
-// depthwise/entry.cpp). The grouped mode wins on the CPU below 8 output channels a group (ResNeXt-50's grouped
-// layers: 21.6-70.4 GFLOP/s on 2 Xeon cores, direct 4.6-6.8; from 8 a group, grouped/gemm); on the H100
+// processes ran it 1.7x as fast, not understood; summing such pixels down the rows, as the block-diagonal mode
+// does, ran depthwise 0.98x). On CUDA: 0.65-0.80 of cuDNN fp32 on 27 layers (H200, two machines;
+// depthwise/entry.cpp). The grouped mode wins on the CPU with its block-diagonal fragment (groups of 2 to 32
+// channels: 0.96-0.97 of oneDNN on 10 grouped layers of 7 networks, 2 Zen 5 cores; grouped/block.hpp) and its
+// phases below 8 output channels a group otherwise (from 8 a group, grouped/gemm); on the H100
 // direct's one thread per output with its taps in registers ran them 1.31x faster, and the rule keeps direct
 // there (rule.cpp).
 #pragma once
