@@ -210,10 +210,10 @@ struct Conv2dDepthwise {
         for (std::int64_t ox = first_x; ox < end_x;) {
           if (pixel_blocks && ox >= x_lo && ox + P <= inside_end) {
             if constexpr (!diagonal) convolve<P>(g, w, ox, 0, a.window_w, first, acc);
-            else convolve_depthwise<P>(g, w, ox, 0, a.window_w, along_row());
+            else convolve_depthwise<P>(g, w, ox, 0, a.window_w, Walk::along_row);
             ox += P;
           } else if (diagonal && P > 2 && ox >= x_lo && ox + 2 <= inside_end) {   // pairs of the last inside pixels
-            convolve_depthwise<2>(g, w, ox, 0, a.window_w, along_row());
+            convolve_depthwise<2>(g, w, ox, 0, a.window_w, Walk::along_row);
             ox += 2;
           } else {
             if (run == 1) alone(g, w, ox, first, acc);
@@ -243,12 +243,8 @@ struct Conv2dDepthwise {
     return next.n == w.n && next.r0 == w.r0 && next.r1 == w.r1;
   }
 
-  // From one pixel of a block to the next, in the input and the output: along a row, or down a column.
-  struct PixelSteps {
-    std::int64_t in, out;
-    bool along_row;
-  };
-  PORTKERN_INLINE PixelSteps along_row() const { return {a.stride_w * a.in_c, a.out_c, true}; }
+  // How a block's pixels follow each other: along a row, or down a column (down_the_run).
+  enum class Walk { along_row, down_column };
 
   // The pixel at ox of w's row, summed alone over its taps inside the image.
   template <class Group, class First, class Acc>
@@ -256,7 +252,7 @@ struct Conv2dDepthwise {
     std::int64_t s0, s1;
     inside(ox, a.stride_w, a.pad_left, a.dilation_w, a.window_w, a.in_w, s0, s1);
     if constexpr (!diagonal) convolve<1>(g, w, ox, s0, s1, first, acc);
-    else convolve_depthwise<1>(g, w, ox, s0, s1, along_row());
+    else convolve_depthwise<1>(g, w, ox, s0, s1, Walk::along_row);
   }
 
   // The pixels of a run of `run` rows from unit that their rows sum alone (those outside [x_lo, x_hi), and the
@@ -269,16 +265,15 @@ struct Conv2dDepthwise {
   PORTKERN_INLINE void down_the_run(Group& g, Row w, std::int64_t unit, std::int64_t run) const {
     const std::int64_t blocked = std::max<std::int64_t>(std::min(x_hi, a.out_w) - x_lo, 0);   // blocks and pairs
     const std::int64_t last_alone = blocked % P % 2 == 1 ? x_lo + blocked - 1 : -1;
-    const PixelSteps down{a.stride_h * a.in_w * a.in_c, a.out_w * a.out_c, false};
     for (std::int64_t ox = 0; ox < a.out_w; ++ox) {
       if (ox >= x_lo && ox < x_lo + blocked && ox != last_alone) continue;
       std::int64_t s0, s1;
       inside(ox, a.stride_w, a.pad_left, a.dilation_w, a.window_w, a.in_w, s0, s1);
       for (std::int64_t r = 0; r < run;) {
         set_row(w, unit + r);
-        if (r + P <= run) convolve_depthwise<P>(g, w, ox, s0, s1, down), r += P;
-        else if (P > 2 && r + 2 <= run) convolve_depthwise<2>(g, w, ox, s0, s1, down), r += 2;
-        else convolve_depthwise<1>(g, w, ox, s0, s1, down), r += 1;
+        if (r + P <= run) convolve_depthwise<P>(g, w, ox, s0, s1, Walk::down_column), r += P;
+        else if (P > 2 && r + 2 <= run) convolve_depthwise<2>(g, w, ox, s0, s1, Walk::down_column), r += 2;
+        else convolve_depthwise<1>(g, w, ox, s0, s1, Walk::down_column), r += 1;
       }
     }
   }
@@ -288,8 +283,13 @@ struct Conv2dDepthwise {
   // Block: its group's Block channels times their filter rows).
   template <int Q, class Group>
   PORTKERN_INLINE void convolve_depthwise(Group& g, const Row& w, std::int64_t ox, std::int64_t s0, std::int64_t s1,
-                                          PixelSteps steps) const {
-    const std::int64_t step = Q > 1 ? steps.in : 0;   // as in convolve
+                                          Walk walk) const {
+    // From one pixel's input to the next's, worked out only where Q > 1, whose pixels' taps all lie inside the
+    // image (a single pixel's stride may be far larger than it: 2^62 overflowed; fuzz_conv_desc).
+    const std::int64_t step = Q == 1                    ? 0
+                              : walk == Walk::along_row ? a.stride_w * a.in_c
+                                                        : a.stride_h * a.in_w * a.in_c;
+    const std::int64_t pixel_out = walk == Walk::along_row ? a.out_c : a.out_w * a.out_c;   // in the output
     const std::int64_t ix0 = ox * a.stride_w - a.pad_left;
     kernel::diagonal_fragment<float, Q, Group, Lanes> sums(g, w.channels);
     // From one tap to the next along x, where several lie inside the image (a single tap's dilation may be far
@@ -303,7 +303,7 @@ struct Conv2dDepthwise {
       // From one window row to the next, where several lie inside the image (as tap_step).
       const std::int64_t in_row = rows > 1 ? a.dilation_h * a.in_w * a.in_c : 0;
       const std::int64_t f_row = a.window_w * block_channels * a.out_c;
-      if (Q == P && steps.along_row && s1 - s0 == a.window_w && sliding_window<Q>(g, sums, in, f)) {
+      if (Q == P && walk == Walk::along_row && s1 - s0 == a.window_w && sliding_window<Q>(g, sums, in, f)) {
         for (std::int64_t r = 1; r < rows; ++r) sliding_window<Q>(g, sums, in + r * in_row, f + r * f_row);
       } else if constexpr (block_channels == 1) {   // the whole window in one call, its rows the batches
         sums.fma_batches(g, in, step, f, rows, in_row, f_row, s1 - s0, tap_step, a.out_c);
@@ -315,7 +315,7 @@ struct Conv2dDepthwise {
     }
     const std::int64_t out = w.out_row + ox * a.out_c;
     sums.for_each(g, [&](kernel::Item item, int q, float sum) {
-      const std::int64_t at = out + q * steps.out + item.x;
+      const std::int64_t at = out + q * pixel_out + item.x;
       a.output[at] = finish(sum, a, at, w.c0 + item.x);
     });
   }
