@@ -54,6 +54,21 @@ TEST(SizeOverflow, Conv2dDescriptors) {
                         "bytes of the input");
 }
 
+// Rows of a grouped convolution far outside the image (a stride of 2^60 and a padding of 2^61): grouped/default's
+// runs of rows that share their window rows must not take rows with none inside, whose step in the input would
+// overflow (UBSan, make sanitize); the row inside sums its group's 4 channels.
+TEST(SizeOverflow, GroupedRowsFarOutsideTheImage) {
+  Queue q;
+  constexpr std::int64_t stride = std::int64_t(1) << 60, pad = std::int64_t(1) << 61;
+  Conv2dDesc d = conv_desc(1, 1, 3, 8, 8, 1, 1, stride, 1, {pad, pad, 0, 0});
+  d.groups = 2;
+  const Conv2dDesc complete = conv2d_complete(d);
+  ASSERT_EQ(complete.out_h, 5);
+  std::vector<float> in(24, 1.f), f(32, 1.f), out(120, -7.f);
+  conv2d(q, d, in.data(), f.data(), out.data(), {"grouped", "grouped/default"});
+  for (std::size_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i], i / 24 == 2 ? 4.f : 0.f) << "output " << i;
+}
+
 TEST(SizeOverflow, Conv2dScratchThatCannotBeHadNamesItsPurpose) {
   // 3 x 2^33 input, 3x3 window: one im2col row is 9 * 2^33 floats, more than any machine here has.
   Queue q;

@@ -236,11 +236,12 @@ struct Conv2dDepthwise {
     w.iy0 = oy * a.stride_h - a.pad_top;
     w.out_row = row * a.out_w * a.out_c + w.c0;
   }
-  // Whether unit's row is in w's image and its window covers the same rows inside the image.
+  // Whether unit's row is in w's image and its window covers the same rows inside the image, at least one (rows
+  // of a run are then less than the image apart; with no row inside, a stride near 2^62 would overflow the step).
   PORTKERN_INLINE bool same_window_rows(const Row& w, std::int64_t unit) const {
     Row next = w;
     set_row(next, unit);
-    return next.n == w.n && next.r0 == w.r0 && next.r1 == w.r1;
+    return w.r1 > w.r0 && next.n == w.n && next.r0 == w.r0 && next.r1 == w.r1;
   }
 
   // How a block's pixels follow each other: along a row, or down a column (down_the_run).
