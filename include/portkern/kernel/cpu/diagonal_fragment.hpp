@@ -9,9 +9,6 @@
 // vectors, each made GCC 12 keep the sums in memory, a load and a store around every FMA. Fewer columns than
 // one vector's lanes take a plain loop over sums in memory.
 #pragma once
-#ifndef BROADCAST_UNROLL
-#define BROADCAST_UNROLL 8
-#endif
 
 #include <cstdint>
 #include <cstring>
