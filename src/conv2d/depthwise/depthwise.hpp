@@ -193,7 +193,6 @@ struct Conv2dDepthwise {
         });
     }
     kernel::private_array<float, P, Group> acc;   // grouped: each item's sums over the taps of the current pixels
-    const bool pixel_blocks = P > 1 && (diagonal || w.uniform);
     for (std::int64_t unit = unit0; unit < unit1;) {
       // A run of rows whose windows cover the same rows inside the image (columns_down): their pixels summed
       // alone along a row (at the edges) are summed in blocks down the run instead.
@@ -206,25 +205,38 @@ struct Conv2dDepthwise {
         const auto [row, segment] = by_segments.divmod(unit + r);
         const std::int64_t first_x = segment * row_pixels();
         const std::int64_t end_x = first_x + std::min(row_pixels(), a.out_w - first_x);
-        const std::int64_t inside_end = std::min(x_hi, end_x);   // blocks stay in the segment
-        for (std::int64_t ox = first_x; ox < end_x;) {
-          if (pixel_blocks && ox >= x_lo && ox + P <= inside_end) {
-            if constexpr (!diagonal) convolve<P>(g, w, ox, 0, a.window_w, first, acc);
-            else convolve_depthwise<P>(g, w, ox, 0, a.window_w, Walk::along_row);
-            ox += P;
-          } else if (diagonal && P > 2 && ox >= x_lo && ox + 2 <= inside_end) {   // pairs of the last inside pixels
-            convolve_depthwise<2>(g, w, ox, 0, a.window_w, Walk::along_row);
-            ox += 2;
-          } else {
-            if (run == 1) alone(g, w, ox, first, acc);
-            ox += 1;
-          }
+        const Columns c = columns(w, first_x, end_x);
+        for (std::int64_t ox = c.begin; ox < c.blocks_end; ox += P) {
+          if constexpr (!diagonal) convolve<P>(g, w, ox, 0, a.window_w, first, acc);
+          else convolve_depthwise<P>(g, w, ox, 0, a.window_w, Walk::along_row);
         }
+        if constexpr (diagonal)
+          for (std::int64_t ox = c.blocks_end; ox < c.pairs_end; ox += 2)
+            convolve_depthwise<2>(g, w, ox, 0, a.window_w, Walk::along_row);
+        if (run == 1)
+          for (std::int64_t ox = first_x; ox < end_x; ++ox)
+            if (c.alone(ox)) alone(g, w, ox, first, acc);
       }
       if constexpr (columns_down)
         if (run > 1) down_the_run(g, w, unit, run);
       unit += run;
     }
+  }
+
+  // How a row's pixels [first_x, end_x) are summed: [begin, blocks_end) in blocks of P and [blocks_end, pairs_end)
+  // in pairs, all of them pixels with every tap inside the image along x ([x_lo, x_hi)); the others alone (the
+  // row's edges, and the last inside pixel where blocks and pairs leave one). Grouped items that gather their
+  // inputs sum every pixel alone.
+  struct Columns {
+    std::int64_t begin, blocks_end, pairs_end;
+    PORTKERN_INLINE bool alone(std::int64_t ox) const { return ox < begin || ox >= pairs_end; }
+  };
+  PORTKERN_INLINE Columns columns(const Row& w, std::int64_t first_x, std::int64_t end_x) const {
+    const std::int64_t begin = std::clamp(x_lo, first_x, end_x), end = std::max(std::min(x_hi, end_x), begin);
+    const bool blocks = P > 1 && (diagonal || w.uniform);
+    const std::int64_t blocks_end = blocks ? begin + (end - begin) / P * P : begin;
+    const std::int64_t pairs_end = diagonal && P > 2 ? blocks_end + (end - blocks_end) / 2 * 2 : blocks_end;
+    return {begin, blocks_end, pairs_end};
   }
 
   // Sets w's image, window rows and output row to unit's (a row, or a segment's row).
@@ -264,10 +276,9 @@ struct Conv2dDepthwise {
   // 1.06x (interleaved rounds, before the broadcasts' loop was unrolled by 2).
   template <class Group>
   PORTKERN_INLINE void down_the_run(Group& g, Row w, std::int64_t unit, std::int64_t run) const {
-    const std::int64_t blocked = std::max<std::int64_t>(std::min(x_hi, a.out_w) - x_lo, 0);   // blocks and pairs
-    const std::int64_t last_alone = blocked % P % 2 == 1 ? x_lo + blocked - 1 : -1;
+    const Columns c = columns(w, 0, a.out_w);
     for (std::int64_t ox = 0; ox < a.out_w; ++ox) {
-      if (ox >= x_lo && ox < x_lo + blocked && ox != last_alone) continue;
+      if (!c.alone(ox)) continue;
       std::int64_t s0, s1;
       inside(ox, a.stride_w, a.pad_left, a.dilation_w, a.window_w, a.in_w, s0, s1);
       for (std::int64_t r = 0; r < run;) {
