@@ -206,16 +206,21 @@ struct Conv2dDepthwise {
         const std::int64_t first_x = segment * row_pixels();
         const std::int64_t end_x = first_x + std::min(row_pixels(), a.out_w - first_x);
         const Columns c = columns(w, first_x, end_x);
-        for (std::int64_t ox = c.begin; ox < c.blocks_end; ox += P) {
-          if constexpr (!diagonal) convolve<P>(g, w, ox, 0, a.window_w, first, acc);
-          else convolve_depthwise<P>(g, w, ox, 0, a.window_w, Walk::along_row);
-        }
-        if constexpr (diagonal)
-          for (std::int64_t ox = c.blocks_end; ox < c.pairs_end; ox += 2)
+        // One pass in order. A loop per kind of column (blocks, pairs, alone) made GCC's block-diagonal kernels a
+        // third smaller and 2-8% slower on ResNeXt's groups of 4 and 8 (one Zen 5 core, interleaved rounds).
+        for (std::int64_t ox = first_x; ox < end_x;) {
+          if (ox >= c.begin && ox + P <= c.blocks_end) {
+            if constexpr (!diagonal) convolve<P>(g, w, ox, 0, a.window_w, first, acc);
+            else convolve_depthwise<P>(g, w, ox, 0, a.window_w, Walk::along_row);
+            ox += P;
+          } else if (diagonal && ox >= c.begin && ox + 2 <= c.pairs_end) {
             convolve_depthwise<2>(g, w, ox, 0, a.window_w, Walk::along_row);
-        if (run == 1)
-          for (std::int64_t ox = first_x; ox < end_x; ++ox)
-            if (c.alone(ox)) alone(g, w, ox, first, acc);
+            ox += 2;
+          } else {
+            if (run == 1) alone(g, w, ox, first, acc);
+            ox += 1;
+          }
+        }
       }
       if constexpr (columns_down)
         if (run > 1) down_the_run(g, w, unit, run);
