@@ -125,6 +125,11 @@ inline std::vector<ConvCase> conv_cases() {
   cases.push_back({grouped(conv_desc(2, 7, 9, 48, 48, 3, 3, 2, 2, {1, 1, 1, 1}), 3), false,
                    "3x3 stride 2, 3 groups of 16, residual", true});
   cases.push_back({grouped(conv_desc(1, 6, 7, 96, 96, 3, 3, 1, 1, {1, 1, 1, 1}), 3), true, "3x3, 3 groups of 32"});
+  // Blocks of 32 and of 16 channels for groups of 16 (out_c 160 and 80: no wider block splits them).
+  cases.push_back({grouped(conv_desc(1, 7, 8, 160, 160, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), 10), false,
+                   "3x3, 10 groups of 16, relu", true});
+  cases.push_back({grouped(conv_desc(1, 5, 6, 80, 80, 3, 3, 2, 2, {1, 1, 1, 1}), 5), true,
+                   "3x3 stride 2, 5 groups of 16, bias"});
   cases.push_back({grouped(conv_desc(1, 5, 9, 128, 128, 3, 3, 1, 1, {1, 1, 1, 1}), 4), false,
                    "3x3, 4 groups of 32"});
   cases.push_back({grouped(conv_desc(1, 5, 6, 64, 32, 1, 1, 1, 1, {0, 0, 0, 0}), 32), false,
@@ -297,9 +302,8 @@ inline const std::vector<ConvData>& conv_data() {
 }
 
 // Runs `choice` (or, with pretransformed, conv2d_winograd on weights from winograd_transform_filter, or
-// gemm_1x1 / im2col on a filter from conv2d_pack_filter) on one
-// case on `q` (which other threads may share) and checks every output against the reference. Returns false
-// when the choice does not apply. residual_in_output: a case's residual is given in the output itself (oneDNN's
+// gemm_1x1 / im2col / grouped/gemm on a filter from conv2d_pack_filter) on one case on `q` (which other threads
+// may share) and checks every output against the reference. Returns false when the choice does not apply. residual_in_output: a case's residual is given in the output itself (oneDNN's
 // sum post-op: desc.residual == output), not in a tensor of its own. misalign: the input and filter start that
 // many elements past an allocation's start (a caller's offset pointers; 1: no longer 16-byte aligned).
 inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice, bool pretransformed = false,
@@ -336,7 +340,7 @@ inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice
     const int tile = choice.config == "winograd/f2" ? 2 : 4;
     const WinogradFilter w = winograd_transform_filter(q, d.in_c, d.out_c, filter, tile);
     conv2d_winograd(q, d, input, w, output.data(), choice.precision);
-  } else if (pretransformed) {   // gemm_1x1, im2col: the filter packed once
+  } else if (pretransformed) {   // gemm_1x1, im2col, grouped/gemm: the filter packed once
     const Conv2dPackedFilter packed = conv2d_pack_filter(q, d, filter);
     q.fill(filter, poison<float>, x.filter.size());   // the packed filter must not read the original
     conv2d(q, d, input, packed, output.data(), choice);

@@ -30,9 +30,10 @@ TEST(Conv2dCpuApi, WinogradWithPretransformedFilter) {
 }
 
 // The GEMM-based algorithms with the filter packed once (conv2d_pack_filter): every case each applies to,
-// every configuration, both thread counts (one: the im2col chunks' GEMMs; two: panels or columns split).
+// every configuration, both thread counts (one: the im2col chunks' GEMMs; two: panels or columns split; grouped:
+// the (group, row) pairs split).
 TEST(Conv2dCpuApi, GemmAlgorithmsWithPackedFilter) {
-  for (const char* config : {"gemm_1x1/default", "im2col/whole", "im2col/chunked", "im2col/in_place"}) {
+  for (const char* config : {"gemm_1x1/default", "im2col/whole", "im2col/chunked", "im2col/in_place", "grouped/gemm"}) {
     const std::string algorithm = std::string(config).substr(0, std::string(config).find('/'));
     check_all_cases(Device::cpu(), {algorithm, config}, true);
     for (const auto& x : conv_data()) {
@@ -42,19 +43,24 @@ TEST(Conv2dCpuApi, GemmAlgorithmsWithPackedFilter) {
   }
 }
 
-// im2col/in_place copies a padded image in bands of output rows, each core its share: bands of one row each (a
-// budget of a few bytes) and of the default size, one and two cores, every case (batches span images).
-TEST(Conv2dCpuApi, InPlaceBandsOfEverySize) {
+// im2col/in_place copies a padded image in bands of output rows, each core its share; grouped/gemm writes a
+// group's patches in chunks of rows, each core its share of the (group, row) pairs: bands and chunks of one row
+// each (a budget of a few bytes) and of the default size, one and two cores, every case (batches span images,
+// a core's share spans groups).
+TEST(Conv2dCpuApi, BandsAndChunksOfEverySize) {
   for (const char* budget : {"0.000001", ""}) {
     SCOPED_TRACE(std::string("PORTKERN_CONV2D_CHUNK_MB=") + budget);
     if (*budget) setenv("PORTKERN_CONV2D_CHUNK_MB", budget, 1);
-    int applied = 0;
-    for (int threads : {1, 2})
-      for (const auto& x : conv_data()) {
-        Queue q(Device::cpu(), threads);
-        applied += check_conv2d(q, x, {"im2col", "im2col/in_place"});
-      }
-    EXPECT_GT(applied, 0);
+    for (const Conv2dChoice& choice :
+         {Conv2dChoice{"im2col", "im2col/in_place"}, Conv2dChoice{"grouped", "grouped/gemm"}}) {
+      int applied = 0;
+      for (int threads : {1, 2})
+        for (const auto& x : conv_data()) {
+          Queue q(Device::cpu(), threads);
+          applied += check_conv2d(q, x, choice);
+        }
+      EXPECT_GT(applied, 0) << choice.config;
+    }
     unsetenv("PORTKERN_CONV2D_CHUNK_MB");
   }
 }
@@ -73,11 +79,25 @@ TEST(Conv2dCpuApi, PackedFilterIsCheckedAgainstTheDescriptor) {
   EXPECT_PORTKERN_ERROR(conv2d(q, conv_desc(1, 6, 6, 2, 3, 1, 1, 1, 1, {0, 0, 0, 0}), in.data(), packed, out.data()),
                         "argument filter.window_h() = 3 must be desc.window_h = 1");
   EXPECT_PORTKERN_ERROR(conv2d(q, d, in.data(), packed, out.data(), {"winograd", ""}),
-                        "a packed filter runs gemm_1x1, im2col or implicit_wgmma, not 'winograd/f");
+                        "a packed filter runs gemm_1x1, im2col, implicit_wgmma or grouped/gemm, not 'winograd/f");
   EXPECT_PORTKERN_ERROR(conv2d(q, d, nullptr, packed, out.data()), "argument input = nullptr");
-  Conv2dDesc grouped = conv_desc(1, 6, 6, 2, 2, 3, 3, 1, 1, {1, 1, 1, 1});
+  // Groups: a matrix per group, whose count must be the descriptor's; depthwise filters are not packed.
+  Conv2dDesc grouped = conv_desc(1, 6, 6, 4, 6, 3, 3, 1, 1, {1, 1, 1, 1});
   grouped.groups = 2;
-  EXPECT_PORTKERN_ERROR(conv2d_pack_filter(q, grouped, f.data()), "argument desc.groups = 2 must be 1");
+  const Conv2dPackedFilter groups = conv2d_pack_filter(q, grouped, f.data());
+  EXPECT_EQ(groups.groups(), 2);
+  EXPECT_EQ(groups.matrix(1).m(), 3);
+  EXPECT_EQ(groups.matrix(1).k(), 18);
+  Conv2dDesc other = grouped;
+  other.groups = 1;
+  EXPECT_PORTKERN_ERROR(conv2d(q, other, in.data(), groups, out.data()),
+                        "argument filter.groups() = 2 must be desc.groups = 1");
+  EXPECT_PORTKERN_ERROR(conv2d(q, grouped, in.data(), groups, out.data(), {"grouped", "grouped/default"}),
+                        "a packed filter runs gemm_1x1, im2col, implicit_wgmma or grouped/gemm, not 'grouped/default'");
+  Conv2dDesc depthwise = conv_desc(1, 6, 6, 2, 2, 3, 3, 1, 1, {1, 1, 1, 1});
+  depthwise.groups = 2;
+  EXPECT_PORTKERN_ERROR(conv2d_pack_filter(q, depthwise, f.data()),
+                        "argument desc.groups = 2 must be not in_c = out_c (a depthwise filter is read as it is)");
 }
 
 // Every precision runs the rule's picks (the CPU's GEMMs compute IEEE products at each) and Winograd's
@@ -132,16 +152,20 @@ TEST(Conv2dCpuApi, SelectionAlwaysApplies) {
   EXPECT_EQ(dilated.algorithm, "direct");
   // Depthwise convolutions (MobileNet, stride 1 and 2) take the depthwise path, other grouped ones (ResNeXt; a
   // depthwise one with a channel multiplier) the grouped path: a GEMM per group from 8 output channels a group,
-  // except groups of 2, 4 or 8 input and output channels (the block-diagonal mode of grouped/default).
-  for (auto [c, k, groups, stride] : {std::array<std::int64_t, 4>{128, 128, 32, 1}, {96, 96, 96, 1}, {144, 144, 144, 2},
-                                      {32, 64, 32, 1}, {256, 256, 32, 2}, {512, 512, 32, 1}, {96, 256, 2, 1}}) {
-    Conv2dDesc d = conv_desc(1, 28, 28, c, k, 3, 3, stride, stride, {1, 1, 1, 1});
+  // except groups of 2, 4, 8 or 16 input and output channels (the block-diagonal mode of grouped/default), and of
+  // 32 on images of more than 28 x 28 output pixels.
+  for (auto [c, k, groups, stride, size] :
+       {std::array<std::int64_t, 5>{128, 128, 32, 1, 28}, {96, 96, 96, 1, 28}, {144, 144, 144, 2, 28},
+        {32, 64, 32, 1, 28}, {256, 256, 32, 2, 28}, {512, 512, 32, 1, 28}, {96, 256, 2, 1, 28},
+        {1024, 1024, 32, 1, 28}, {1024, 1024, 32, 2, 28}, {512, 512, 16, 1, 56}, {512, 512, 16, 1, 57}}) {
+    Conv2dDesc d = conv_desc(1, size, size, c, k, 3, 3, stride, stride, {1, 1, 1, 1});
     d.groups = groups;
     const Conv2dSelection pick = conv2d_select(cpu, d);
-    const bool block = conv2d_impl::block_diagonal_channels(c, k, groups) > 0;   // 8 needs 8 lanes (not on NEON)
+    const int block = conv2d_impl::block_diagonal_channels(c, k, groups);   // 8 needs 8 lanes (not on NEON)
+    const bool small_image = (size - 1) / stride + 1 <= 28 && block == 32;   // the output's side
     EXPECT_EQ(pick.config, groups == c && c == k ? "depthwise/default"
-                           : block || k / groups < 8 ? "grouped/default"
-                                                    : "grouped/gemm")
+                           : (block && !small_image) || k / groups < 8 ? "grouped/default"
+                                                                       : "grouped/gemm")
         << pick.reason;
     EXPECT_NE(pick.reason.find("groups = " + std::to_string(groups) + " takes the depthwise, grouped or direct path only"),
               std::string::npos)

@@ -155,41 +155,46 @@ void conv2d_winograd(Queue& queue, const Conv2dDesc& desc, const float* input, c
                      float* output, Precision precision = Precision::accurate);
 
 // A filter packed once into the CPU GEMM's panels (portkern/gemm_packed.hpp), for the algorithms that run the
-// convolution as a GEMM by the filter, gemm_1x1 and im2col: their products stream the weights from memory with
-// prefetch instead of packing them on every call. Wins on layers with few output pixels (batch 1 at 14 x 14
-// and 7 x 7), where packing the weights cost as much as a third of the layer (docs/networks.md). On a GPU it
-// holds a copy of the filter and, on compute capability 9.0, the filter as implicit_wgmma's tensor-core
-// products read it (TF32 rows, 3xTF32's two parts), which that algorithm would otherwise write on every call.
+// convolution as a GEMM by the filter, gemm_1x1, im2col and (a GEMM per channel group) grouped/gemm: their
+// products stream the weights from memory with prefetch instead of packing them on every call. Wins on layers
+// with few output pixels (batch 1 at 14 x 14 and 7 x 7), where packing the weights cost as much as a third of
+// the layer (docs/networks.md). On a GPU it holds a copy of the filter and, on compute capability 9.0 and one
+// group, the filter as implicit_wgmma's tensor-core products read it (TF32 rows, 3xTF32's two parts), which
+// that algorithm would otherwise write on every call.
 class Conv2dPackedFilter {
  public:
   Conv2dPackedFilter() = default;
   std::int64_t window_h() const { return window_h_; }
   std::int64_t window_w() const { return window_w_; }
   std::int64_t in_c() const { return in_c_; }
-  std::int64_t out_c() const { return matrix_.m(); }
-  const GemmPackedA<float>& matrix() const { return matrix_; }   // out_c x (window_h * window_w * in_c)
+  std::int64_t out_c() const { return out_c_; }
+  std::int64_t groups() const { return std::int64_t(matrices_.size()); }
+  // Channel group g's filter: out_c / groups x (window_h * window_w * in_c / groups); the groups' matrices lie
+  // one after the other (&matrix(0) + g is group g's).
+  const GemmPackedA<float>& matrix(std::int64_t group = 0) const { return matrices_.at(std::size_t(group)); }
   // implicit_wgmma's rows of the filter (out_c rows along window_h * window_w * in_c), or nullptr where the
   // device has none.
   const float* tensor_core_rows() const { return rows_.size() ? rows_.data() : nullptr; }
 
  private:
   friend Conv2dPackedFilter conv2d_pack_filter(Queue&, const Conv2dDesc&, const float*);
-  std::int64_t window_h_ = 0, window_w_ = 0, in_c_ = 0;
-  GemmPackedA<float> matrix_;
+  std::int64_t window_h_ = 0, window_w_ = 0, in_c_ = 0, out_c_ = 0;
+  std::vector<GemmPackedA<float>> matrices_;
   Buffer<float> rows_;
 };
 
-// Packs the RSCK filter of `desc` (one group).
+// Packs the RSCK filter of `desc`, a matrix per channel group (not depthwise: its algorithm reads the filter as
+// it is).
 Conv2dPackedFilter conv2d_pack_filter(Queue& queue, const Conv2dDesc& desc, const float* filter);
 
-// The convolution with a packed filter, whose window and channels must be the descriptor's. The algorithm is
-// the caller's (gemm_1x1, im2col or implicit_wgmma; another is an Error naming it) or else gemm_1x1 where it
-// applies, im2col elsewhere.
+// The convolution with a packed filter, whose window, channels and groups must be the descriptor's. The
+// algorithm is the caller's (gemm_1x1, im2col, implicit_wgmma or grouped/gemm; another is an Error naming it)
+// or else gemm_1x1 where it applies, grouped/gemm for groups, im2col elsewhere.
 void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const Conv2dPackedFilter& filter,
             float* output, const Conv2dChoice& force = {});
 
-// Whether `choice` gains from a filter packed once on this queue: gemm_1x1 and im2col on a CPU whose GEMM
-// family is the packed one (the default; not `portable`, whose products are the single-source family's);
+// Whether `choice` gains from a filter packed once on this queue: gemm_1x1, im2col and grouped/gemm on a CPU
+// whose GEMM family is the packed one (the default; not `portable`, whose products are the single-source family's);
 // implicit_wgmma at tf32 and accurate on a GPU of compute capability 9.0. Networks and the benchmarks pack those
 // layers' filters at load.
 bool conv2d_packs_filter(const Queue& queue, const Conv2dChoice& choice);

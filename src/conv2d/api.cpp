@@ -3,6 +3,7 @@
 #include <string>
 
 #include "conv2d/call.hpp"
+#include "conv2d/grouped/gemm.hpp"
 #include "conv2d/registry.hpp"
 #include "conv2d/rule.hpp"
 #include "portkern/dnn.hpp"
@@ -112,22 +113,26 @@ bool conv2d_packs_filter(const Queue& queue, const Conv2dChoice& choice) {
   if (algorithm == "implicit_wgmma")
     return has_tensor_core_rows(queue.device()) && choice.precision != Precision::ieee;
   return queue.device().is_cpu() && (queue.gemm_family().empty() || queue.gemm_family() == "cpu_packed") &&
-         (algorithm == "gemm_1x1" || algorithm == "im2col");
+         (algorithm == "gemm_1x1" || algorithm == "im2col" || choice.config == "grouped/gemm");
 }
 
 Conv2dPackedFilter conv2d_pack_filter(Queue& queue, const Conv2dDesc& desc, const float* filter) {
   const Conv2dDesc d = conv2d_complete(desc);
-  require(d.groups == 1, "portkern::conv2d_pack_filter", "desc.groups", d.groups, "1 (a filter of one group)");
+  require(d.groups == 1 || d.groups != d.in_c || d.out_c != d.in_c, "portkern::conv2d_pack_filter", "desc.groups",
+          d.groups, "not in_c = out_c (a depthwise filter is read as it is)");
   Conv2dPackedFilter packed;
   packed.window_h_ = d.window_h;
   packed.window_w_ = d.window_w;
   packed.in_c_ = d.in_c;
-  // RSCK as a column-major out_c x (window_h * window_w * in_c) matrix, the GEMM-based algorithms' A
-  const std::int64_t width = checked_product({d.window_h, d.window_w, d.in_c}, "portkern::conv2d_pack_filter",
-                                             "window_h * window_w * in_c");
-  packed.matrix_ = gemm_pack_a(queue, Op::none, d.out_c, width, filter, d.out_c);
+  packed.out_c_ = d.out_c;
+  // RSCK as a column-major out_c x (window_h * window_w * in_c / groups) matrix, the GEMM-based algorithms' A, a
+  // block of rows per group
+  const std::int64_t width = checked_product({d.window_h, d.window_w, d.in_c / d.groups},
+                                             "portkern::conv2d_pack_filter", "window_h * window_w * in_c / groups");
+  packed.matrices_ = pack_group_filters(queue, d.groups, d.out_c, width, filter);
 #if PORTKERN_HAVE_CUDA
-  if (has_tensor_core_rows(queue.device()) && width < (std::int64_t(1) << 31) && d.out_c < (std::int64_t(1) << 31)) {
+  if (d.groups == 1 && has_tensor_core_rows(queue.device()) && width < (std::int64_t(1) << 31) &&
+      d.out_c < (std::int64_t(1) << 31)) {
     namespace wgmma = gemm_impl::cuda_wgmma;   // op(B) = the filter, width x out_c, out_c contiguous
     packed.rows_ = Buffer<float>(queue.device(), checked_product({d.out_c, wgmma::b_rows_ld(width)},
                                                                  "portkern::conv2d_pack_filter", "tensor-core rows"));
@@ -147,13 +152,18 @@ void conv2d(Queue& queue, const Conv2dDesc& desc, const float* input, const Conv
   require(filter.in_c() == d.in_c, conv2d_fn, "filter.in_c()", filter.in_c(), "desc.in_c = " + std::to_string(d.in_c));
   require(filter.out_c() == d.out_c, conv2d_fn, "filter.out_c()", filter.out_c(),
           "desc.out_c = " + std::to_string(d.out_c));
+  require(filter.groups() == d.groups, conv2d_fn, "filter.groups()", filter.groups(),
+          "desc.groups = " + std::to_string(d.groups));
   Conv2dChoice choice = force;
   if (choice.algorithm.empty() && choice.config.empty())
-    choice.algorithm = conv2d_not_applicable(queue.device(), d, "gemm_1x1", "gemm_1x1/default").empty() ? "gemm_1x1"
-                                                                                                          : "im2col";
+    choice.algorithm = d.groups > 1 ? "grouped"
+                       : conv2d_not_applicable(queue.device(), d, "gemm_1x1", "gemm_1x1/default").empty() ? "gemm_1x1"
+                                                                                                           : "im2col";
+  if (choice.algorithm == "grouped" && choice.config.empty()) choice.config = "grouped/gemm";
   choice = resolve(queue.device(), d, choice);
-  if (choice.algorithm != "gemm_1x1" && choice.algorithm != "im2col" && choice.algorithm != "implicit_wgmma")
-    fail(conv2d_fn, "a packed filter runs gemm_1x1, im2col or implicit_wgmma, not '" +
+  if (choice.algorithm != "gemm_1x1" && choice.algorithm != "im2col" && choice.algorithm != "implicit_wgmma" &&
+      choice.config != "grouped/gemm")
+    fail(conv2d_fn, "a packed filter runs gemm_1x1, im2col, implicit_wgmma or grouped/gemm, not '" +
                         (choice.config.empty() ? choice.algorithm : choice.config) + "'");
   check_pointers(queue, d, input, filter.matrix().data(), output);
   ConvArgs args = make_args(d, input, nullptr, output, choice.precision);

@@ -8,9 +8,10 @@
 //      which takes any undilated convolution);
 //   3. where neither applies (dilation > 1, groups > 1): `depthwise` where groups = in_c = out_c, on the CPU
 //      `grouped` where groups > 1 (grouped/gemm where a group has gemm_group_outputs output channels or more and
-//      is not one of grouped/default's block-diagonal groups, else grouped/default), else `direct`, which takes
-//      every descriptor (on the H100 direct ran ResNeXt-50's grouped layers 1.31x faster than grouped in
-//      geomean, 0.88-1.60x per layer; on 2 Xeon cores grouped ran them 4.5-8x faster than direct).
+//      is not one of grouped/default's block-diagonal groups, or is one of 32 on a small image; else
+//      grouped/default), else `direct`, which takes every descriptor (on the H100 direct ran ResNeXt-50's
+//      grouped layers 1.31x faster than grouped in geomean, 0.88-1.60x per layer; on 2 Xeon cores grouped ran
+//      them 4.5-8x faster than direct).
 #include "conv2d/rule.hpp"
 
 #include "conv2d/deployment.hpp"
@@ -34,7 +35,17 @@ std::string_view algorithm_of(std::string_view config) { return config.substr(0,
 // 141-170 GFLOP/s on 2 Xeon cores where a GEMM per group ran 32-40): 10 grouped layers of 7 networks against
 // the phases of grouped/default: 1.35-4.4x from 16 to 128 output channels a group, 0.36x at 4, whose GEMMs fill
 // a quarter of a vector (data/results/xeon-2026-11-28-grouped/).
-constexpr std::int64_t gemm_group_outputs = 8;
+// Groups of 32 take the GEMM too where an image has at most 28 x 28 output pixels, whose rows' edges leave the
+// block-diagonal mode many pixels to sum alone: with the groups' filters packed, 1.06-1.49x grouped/default on
+// 7 x 7 to 28 x 28 layers, 0.84-0.87x at 56 x 56 (2 Zen 5 cores, 1 and 2 threads; docs/performance.md).
+constexpr std::int64_t gemm_group_outputs = 8, gemm_block_pixels = 28 * 28;
+
+// Whether the CPU runs the grouped convolution d as a GEMM per group (grouped/gemm), else grouped/default.
+bool grouped_as_gemm(const Conv2dDesc& d) {
+  const int block = block_diagonal_channels(d.in_c, d.out_c, d.groups);
+  if (d.out_c / d.groups < gemm_group_outputs) return false;
+  return block == 0 || (block == 32 && d.out_h * d.out_w <= gemm_block_pixels);
+}
 
 template <class D>
 Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precision precision) {
@@ -58,9 +69,7 @@ Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precisi
   if (conv2d_not_applicable(device, d, "depthwise", "depthwise/default", precision).empty())
     return {"depthwise", "depthwise/default", neither + ": depthwise/default"};
   if (device.is_cpu()) {
-    const bool gemm =
-        block_diagonal_channels(d.in_c, d.out_c, d.groups) == 0 && d.out_c / d.groups >= gemm_group_outputs;
-    const std::string config = gemm ? "grouped/gemm" : "grouped/default";
+    const std::string config = grouped_as_gemm(d) ? "grouped/gemm" : "grouped/default";
     if (conv2d_not_applicable(device, d, "grouped", config, precision).empty())
       return {"grouped", config, neither + ": " + config};
   }

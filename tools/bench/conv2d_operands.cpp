@@ -72,7 +72,7 @@ std::function<void()> ConvOperands::call(const Conv2dChoice& choice, bool epilog
       conv2d_winograd(q_, d, input_.data(), *w, output_.data(), precision);
     };
   }
-  if (conv2d_packs_filter(q_, choice) && d.groups == 1) {
+  if (conv2d_packs_filter(q_, choice)) {
     if (!packed_) packed_ = std::make_unique<Conv2dPackedFilter>(conv2d_pack_filter(q_, d, filter_.data()));
     return [this, d, choice] { conv2d(q_, d, input_.data(), *packed_, output_.data(), choice); };
   }

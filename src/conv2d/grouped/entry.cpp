@@ -36,13 +36,15 @@ const AlgorithmEntry grouped_entry{
       if (queue.device().is_cuda()) return launch(queue, Conv2dDepthwise<64, false, true>{a});
       // Groups of 2 to 32 input and output channels: their block-diagonal product in a diagonal fragment.
       const int block = block_diagonal_channels(a.in_c, a.out_c, a.groups);
-      if (block >= 16) {   // blocks of whole groups: 64 channels where they split out_c, else a group
+      if (block >= 16) {   // blocks of whole groups: the widest of 64, 48, 32 and 16 channels that splits out_c
         const int t = queue.cpu_threads();
-        if (a.out_c % 64 == 0 && block == 16)
-          return launch_cpu(queue, Conv2dDepthwise<64, true, true, 1, 16>{a}.for_threads(t));
-        if (a.out_c % 64 == 0) return launch_cpu(queue, Conv2dDepthwise<64, true, true, 1, 32>{a}.for_threads(t));
-        if (block == 16) return launch_cpu(queue, Conv2dDepthwise<16, true, true, 1, 16>{a}.for_threads(t));
-        return launch_cpu(queue, Conv2dDepthwise<32, true, true, 1, 32>{a}.for_threads(t));
+        if (block == 32)
+          return a.out_c % 64 == 0 ? launch_cpu(queue, Conv2dDepthwise<64, true, true, 1, 32>{a}.for_threads(t))
+                                   : launch_cpu(queue, Conv2dDepthwise<32, true, true, 1, 32>{a}.for_threads(t));
+        if (a.out_c % 64 == 0) return launch_cpu(queue, Conv2dDepthwise<64, true, true, 1, 16>{a}.for_threads(t));
+        if (a.out_c % 48 == 0) return launch_cpu(queue, Conv2dDepthwise<48, true, true, 1, 16>{a}.for_threads(t));
+        if (a.out_c % 32 == 0) return launch_cpu(queue, Conv2dDepthwise<32, true, true, 1, 16>{a}.for_threads(t));
+        return launch_cpu(queue, Conv2dDepthwise<16, true, true, 1, 16>{a}.for_threads(t));
       }
       if (block)
         return with_cpu_block_channels(a.out_c, [&](auto items) {

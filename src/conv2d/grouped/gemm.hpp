@@ -3,23 +3,34 @@
 // What it computes
 //   For each group g of `groups`: output channels [g * Kg, (g + 1) * Kg) (Kg = out_c / groups) of every pixel =
 //   the group's filter (Kg x window_h * window_w * Cg, Cg = in_c / groups: rows g * Kg.. of the RSCK filter seen
-//   as out_c x window_h * window_w * Cg, leading dimension out_c) times the patches of its Cg input channels
-//   (im2col.hpp's channel_group), then the epilogue (bias, residual, ReLU) on the group's channels. Each core
-//   takes its own output rows (for_each_core_part) in chunks whose patches stay in its cache, and runs every
-//   group's im2col and GEMM on them in turn.
+//   as out_c x window_h * window_w * Cg, leading dimension out_c; packed into the CPU GEMM's panels, once by
+//   conv2d_pack_filter or else on each call) times the patches of its Cg input channels, then the epilogue
+//   (bias, residual, ReLU) on each tile. The work, (group, output row) pairs group by group, is split evenly
+//   over the cores; each core walks its share in chunks of one group's rows whose patches stay in its cache.
+//   The products are cpu_packed's (prepacked.hpp), whatever the queue's GEMM family, as im2col/in_place's.
 //
 // When it wins
-//   Where the groups have channels enough to fill the GEMM's vectors: ResNeXt's 3x3 layers of 32 groups of
-//   4-32 channels, against `grouped` (depthwise.hpp's phases, which keep each sum in memory between taps).
-//   Depthwise convolutions (Kg and Cg of 1) go to `depthwise`.
+//   Where the groups have channels enough to fill the GEMM's vectors and are not grouped/default's block-
+//   diagonal ones: groups of 24, 48, 64 and more channels (RegNet, ResNeXt-101 32x8d's layer4), few groups of
+//   many channels (AlexNet's 2, ShuffleNet's 3). Depthwise convolutions (Kg and Cg of 1) go to `depthwise`.
 #pragma once
 
+#include <vector>
+
 #include "conv2d/args.hpp"
+#include "portkern/gemm_packed.hpp"
 #include "portkern/runtime/queue.hpp"
 
 namespace portkern::conv2d_impl {
 
-// Runs the grouped convolution `a` (any window, stride, padding and dilation) on the CPU queue q.
+// Runs the grouped convolution `a` (any window, stride, padding and dilation) on the CPU queue q; a.packed_filter,
+// where set, points at the groups' packed filters (pack_group_filters), one after the other.
 void run_grouped_gemm(Queue& q, const ConvArgs& a);
+
+// The RSCK filter of `groups` groups (out_c x width as a column-major matrix, leading dimension out_c; width =
+// window_h * window_w * in_c / groups) packed a group's rows at a time: group g's out_c / groups rows from g *
+// out_c / groups on.
+std::vector<GemmPackedA<float>> pack_group_filters(Queue& q, std::int64_t groups, std::int64_t out_c,
+                                                   std::int64_t width, const float* filter);
 
 }  // namespace portkern::conv2d_impl
