@@ -35,16 +35,17 @@ std::string_view algorithm_of(std::string_view config) { return config.substr(0,
 // 141-170 GFLOP/s on 2 Xeon cores where a GEMM per group ran 32-40): 10 grouped layers of 7 networks against
 // the phases of grouped/default: 1.35-4.4x from 16 to 128 output channels a group, 0.36x at 4, whose GEMMs fill
 // a quarter of a vector (data/results/xeon-2026-11-28-grouped/).
-// Groups of 32 take the GEMM too where an image has at most 28 x 28 output pixels, whose rows' edges leave the
-// block-diagonal mode many pixels to sum alone: with the groups' filters packed, 1.06-1.49x grouped/default on
-// 7 x 7 to 28 x 28 layers, 0.84-0.87x at 56 x 56 (2 Zen 5 cores, 1 and 2 threads; docs/performance.md).
-constexpr std::int64_t gemm_group_outputs = 8, gemm_block_pixels = 28 * 28;
-
+// Groups of 32 take the GEMM too on images of fewer than 14 x 14 output pixels, whose rows' edges leave the
+// block-diagonal mode many pixels to sum alone: with the groups' filters packed, 1.11-1.45x grouped/default on
+// three 7 x 7 layers (ResNeXt-50 / ResNeXt-101 64x4d layer4, 32x4d's strided one), against 0.90-0.95x on
+// ResNeXt-101 32x8d's 14 x 14 layer3 and 0.96-0.97x at 56 x 56 (2 Zen 5 cores, 1 and 2 threads, interleaved
+// rounds; docs/performance.md). At 28 x 28 the GEMM ran 1.2-1.4x (a synthetic layer; no network's).
+constexpr std::int64_t gemm_group_outputs = 8, gemm_block_pixels = 14 * 14;
 // Whether the CPU runs the grouped convolution d as a GEMM per group (grouped/gemm), else grouped/default.
 bool grouped_as_gemm(const Conv2dDesc& d) {
   const int block = block_diagonal_channels(d.in_c, d.out_c, d.groups);
   if (d.out_c / d.groups < gemm_group_outputs) return false;
-  return block == 0 || (block == 32 && d.out_h * d.out_w <= gemm_block_pixels);
+  return block == 0 || (block == 32 && d.out_h * d.out_w < gemm_block_pixels);
 }
 
 template <class D>
