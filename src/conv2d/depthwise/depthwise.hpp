@@ -37,10 +37,11 @@
 // processes ran it 1.7x as fast, not understood; summing such pixels down the rows, as the block-diagonal mode
 // does, ran depthwise 0.98x). On CUDA: 0.65-0.80 of cuDNN fp32 on 27 layers (H200, two machines;
 // depthwise/entry.cpp). The grouped mode wins on the CPU with its block-diagonal fragment (groups of 2 to 32
-// channels: 0.96-0.97 of oneDNN on 10 grouped layers of 7 networks, 2 Zen 5 cores; grouped/block.hpp) and its
-// phases below 8 output channels a group otherwise (from 8 a group, grouped/gemm); on the H100
-// direct's one thread per output with its taps in registers ran them 1.31x faster, and the rule keeps direct
-// there (rule.cpp).
+// channels: 0.96-0.97 of oneDNN on 10 grouped layers of 7 networks, 2 Zen 5 cores; grouped/block.hpp; groups
+// of 32 on images under 14 x 14 output pixels go to grouped/gemm) and its phases below 8 output channels a group
+// otherwise (from 8 a group, grouped/gemm); on the H100 direct's one thread per output with its taps in registers
+// ran them 1.31x faster, and the rule keeps direct there (rule.cpp; except AlexNet's 2 groups of 192, where
+// these phases ran 1.9x direct's speed, sixteenth session).
 #pragma once
 
 #include <algorithm>
