@@ -303,9 +303,10 @@ inline const std::vector<ConvData>& conv_data() {
 
 // Runs `choice` (or, with pretransformed, conv2d_winograd on weights from winograd_transform_filter, or
 // gemm_1x1 / im2col / grouped/gemm on a filter from conv2d_pack_filter) on one case on `q` (which other threads
-// may share) and checks every output against the reference. Returns false when the choice does not apply. residual_in_output: a case's residual is given in the output itself (oneDNN's
-// sum post-op: desc.residual == output), not in a tensor of its own. misalign: the input and filter start that
-// many elements past an allocation's start (a caller's offset pointers; 1: no longer 16-byte aligned).
+// may share) and checks every output against the reference. Returns false when the choice does not apply.
+// residual_in_output: a case's residual is given in the output itself (oneDNN's sum post-op: desc.residual ==
+// output), not in a tensor of its own. misalign: the input and filter start that many elements past an
+// allocation's start (a caller's offset pointers; 1: no longer 16-byte aligned).
 inline bool check_conv2d(Queue& q, const ConvData& x, const Conv2dChoice& choice, bool pretransformed = false,
                          bool residual_in_output = false, std::int64_t misalign = 0) {
   const Device device = q.device();

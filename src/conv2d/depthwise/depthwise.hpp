@@ -40,8 +40,8 @@
 // channels: 0.96-0.97 of oneDNN on 10 grouped layers of 7 networks, 2 Zen 5 cores; grouped/block.hpp; groups
 // of 32 on images under 14 x 14 output pixels go to grouped/gemm) and its phases below 8 output channels a group
 // otherwise (from 8 a group, grouped/gemm); on the H100 direct's one thread per output with its taps in registers
-// ran them 1.31x faster, and the rule keeps direct there (rule.cpp; except AlexNet's 2 groups of 192, where
-// these phases ran 1.9x direct's speed, sixteenth session).
+// ran them 1.31x faster, and the rule keeps direct there (rule.cpp), though on AlexNet's 2 groups of 192 these
+// phases ran 1.9x direct's speed (H200, sixteenth session; the rule does not take that case yet).
 #pragma once
 
 #include <algorithm>
