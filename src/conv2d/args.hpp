@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "portkern/kernel/model.hpp"
+#include "portkern/kernel/plus_if_set.hpp"
 #include "portkern/precision.hpp"
 
 namespace portkern::conv2d_impl {
@@ -34,34 +35,17 @@ struct ConvArgs {
   const float* filter_rows = nullptr;
 };
 
-// `value` plus from[i] where `from` is set (a bias, a residual), else value. On CUDA a uniform branch. On the CPU
-// a load from memory that exists (`from`, else `fallback`, the output, at least as long: the base chosen once, the
-// same for every item, so the load stays a plain vector load) and a select. In a vectorised item loop GCC 12 made
-// `if (from) value += from[i]` a masked load, and a masked load whose lanes are all off but whose address is near
-// 0 (a null pointer plus an offset) ran several times slower than a plain one on Zen 5: Winograd's output
-// transform with no epilogue ran ResNet-50's conv2_3 at 97 GFLOP/s on one core, with a bias and a residual at 535.
-PORTKERN_INLINE float plus_if_set(float value, const float* from, std::int64_t i, const float* fallback) {
-#if defined(__CUDA_ARCH__)
-  (void)fallback;
-  return from ? value + from[i] : value;
-#else
-  const float* const base = from ? from : fallback;
-  const float addend = base[i];
-  return from ? value + addend : value;
-#endif
-}
-
 // The epilogue: an accumulated value of output channel k, plus its bias, then ReLU. `output` is memory at least
-// k + 1 floats long (plus_if_set's fallback).
+// k + 1 floats long (kernel::plus_if_set's fallback).
 PORTKERN_INLINE float finish(float value, const float* bias, bool relu, std::int64_t k, const float* output) {
-  value = plus_if_set(value, bias, k, output);
+  value = kernel::plus_if_set(value, bias, k, output);
   return relu && value < 0.f ? 0.f : value;
 }
 
 // The epilogue every algorithm applies to the output element at `offset` (its index from a.output), channel
 // k: plus the bias, plus the residual, then ReLU.
 PORTKERN_INLINE float finish(float value, const ConvArgs& a, std::int64_t offset, std::int64_t k) {
-  return finish(plus_if_set(value, a.residual, offset, a.output), a.bias, a.relu, k, a.output);
+  return finish(kernel::plus_if_set(value, a.residual, offset, a.output), a.bias, a.relu, k, a.output);
 }
 
 }  // namespace portkern::conv2d_impl

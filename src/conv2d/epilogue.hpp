@@ -26,7 +26,7 @@ struct BiasRelu {
     const std::int64_t k0 = g.y() * items;
     g.for_each_item_below(channels - k0, [&](kernel::Item item) {
       const std::int64_t k = k0 + item.x;
-      row[k] = finish(plus_if_set(row[k], add, k, row), bias, relu, k, data);
+      row[k] = finish(kernel::plus_if_set(row[k], add, k, row), bias, relu, k, data);
     });
   }
 };

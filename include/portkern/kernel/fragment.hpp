@@ -39,6 +39,7 @@
 #include <cstdint>
 
 #include "portkern/kernel/model.hpp"
+#include "portkern/kernel/plus_if_set.hpp"
 #include "portkern/precision.hpp"
 
 namespace portkern::kernel {
@@ -82,8 +83,8 @@ struct BlockOutput {
   PORTKERN_INLINE bool has_epilogue() const { return bias || residual || relu; }
   // out's final value from v = alpha * acc (+ beta * out).
   PORTKERN_INLINE T finished(T v, std::int64_t row, std::int64_t col) const {
-    if (bias) v += bias[row];
-    if (residual) v += residual[col * ldc + row];
+    v = plus_if_set(v, bias, row, c);                    // c: the block, rows x cols, readable
+    v = plus_if_set(v, residual, col * ldc + row, c);
     return relu && v < T(0) ? T(0) : v;
   }
 };

@@ -217,7 +217,7 @@ struct WinogradOutput {
     const std::int64_t stride = pixel_stride ? pixel_stride : a.out_c;
     float* out = a.output + n * a.out_h * a.out_w * stride;
     // A tile whole inside the output (uniform) stores without conditions (see WinogradInput), and a call without
-    // an epilogue stores the sums as they are (the epilogue's selects in the item loop, args.hpp's plus_if_set,
+    // an epilogue stores the sums as they are (the epilogue's selects in the item loop, kernel/plus_if_set.hpp,
     // left ResNet-50's conv2_3 at 230 GFLOP/s on one Zen 5 core, F(4x4); without them 586).
     const bool inside = oy0 + M <= a.out_h && ox0 + M <= a.out_w, plain = !a.bias && !a.residual && !a.relu;
     if (inside && plain) transform<true, false>(g, out, oy0, ox0, k0, stride, count);
