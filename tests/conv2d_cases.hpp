@@ -78,6 +78,12 @@ inline std::vector<ConvCase> conv_cases() {
       // 720 values per window: the CPU's packed filter has depth blocks of 360 (im2col/in_place: a block
       // starts inside a window row of 240)
       {conv_desc(1, 6, 9, 80, 70, 3, 3, 2, 1, {1, 1, 1, 0}, 1, 1, true), true, "3x3 stride 2x1, 80 -> 70, deep", true},
+      // Tiles of output pixels whose windows' top or bottom rows are border only, which im2col/in_place's GEMM
+      // skips (depth of 256 or more): tiles across rows and images, and a border so deep that the first output
+      // rows' windows hold no image row.
+      {conv_desc(3, 5, 7, 40, 45, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), true, "3x3 same, batch 3, 7 wide, 40 -> 45",
+       true},
+      {conv_desc(2, 4, 6, 32, 20, 3, 3, 1, 1, {4, 3, 1, 1}), true, "3x3, border of 4 rows above, 3 below, batch 2"},
   };
   // Grouped and depthwise convolutions (ResNeXt, MobileNet, EfficientNet): `direct`, `grouped` and (groups = in_c
   // = out_c) `depthwise` take them; a block of 64 channels that spans several groups, groups of one output channel.

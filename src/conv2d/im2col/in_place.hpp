@@ -7,7 +7,9 @@
 //   values of the NHWC image, one per window row, a padded image row apart: the CPU's patch micro-kernels
 //   (portkern/kernel/cpu/microkernel.hpp) broadcast them straight from the image, so no patch matrix is
 //   written or read back, and the only copy is of the image into a zero border when the convolution pads (in
-//   bands of output rows that stay in a core's cache, each core its own share).
+//   bands of output rows that stay in a core's cache, each core its own share). A tile of pixels whose windows'
+//   top or bottom rows lie wholly in that border skips them (on small images: 2 of a 3x3 window's 21 rows of
+//   taps down a 7 x 7 image).
 //
 // When it wins
 //   Where im2col's patch matrix is large beside the image: large windows and few channels (ResNet's 7x7/2

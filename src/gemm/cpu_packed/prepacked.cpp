@@ -50,6 +50,11 @@ struct TileCall {
   i64 prefetch_step;
 };
 
+// Part of the depth of the product: [begin, end).
+struct DepthRange {
+  i64 begin, end;
+};
+
 // op(B) read in place as a matrix.
 template <class T>
 struct MatrixB {
@@ -57,6 +62,8 @@ struct MatrixB {
   const T* b;
   i64 ldb;
   static int columns(const MicroKernels<T>& ks, int) { return ks.blocking.nr; }
+  // The depth [begin, end) of op(A) * op(B) that columns [jr, jr + cols) need: all of it.
+  DepthRange depth(i64, i64, i64 k) const { return {0, k}; }
   void multiply(const MicroKernels<T>& ks, const TileCall<T>& t) const {
     const T* bp = trans ? b + t.jr + t.d.p0 * ldb : b + t.d.p0 + t.jr * ldb;
     ks.kernel(!trans, t.vectors, t.cols)(t.d.kc, t.a, t.a_step, bp, ldb, t.c, t.ldc, t.alpha, t.beta, t.last_rows,
@@ -69,6 +76,21 @@ template <class T>
 struct PatchB {
   const PatchColumns<T>& p;
   static int columns(const MicroKernels<T>& ks, int vectors) { return ks.blocking.patch_nr[vectors - 1]; }
+  // The runs (window rows) that may read the image for some column of [jr, jr + cols) (PatchRows): those of its
+  // lowest output row begin highest, those of its highest end lowest. A tile whose rows wrap to the next image
+  // has both the first and the last output row. No run at all (a window wholly in a huge border): all of them.
+  DepthRange depth(i64 jr, i64 cols, i64 k) const {
+    const PatchRows& r = p.rows;
+    if (r.out_w == 0) return {0, k};
+    const i64 t0 = r.first_row + jr / r.out_w, t1 = r.first_row + (jr + cols - 1) / r.out_w;
+    const bool wraps = t1 - t0 >= r.out_h || t0 / r.out_h != t1 / r.out_h;
+    const i64 lowest = wraps ? 0 : t0 % r.out_h, highest = wraps ? r.out_h - 1 : t1 % r.out_h;
+    const i64 window_rows = ceil_div(k, p.run);
+    const i64 first = std::max<i64>(0, r.pad_top - highest * r.stride);
+    const i64 last = std::min(window_rows, r.height + r.pad_top - lowest * r.stride);
+    if (first >= last) return {0, k};
+    return {first * p.run, std::min(k, last * p.run)};
+  }
   void multiply(const MicroKernels<T>& ks, const TileCall<T>& t) const {
     // Where the depth block starts in the patch (no division in the common case of one block: it costs as much
     // as a few steps of a short patch).
@@ -114,7 +136,6 @@ void multiply_part(const MicroKernels<T>& ks, const PackedLayout& l, const T* pa
     const i64 nc = std::min(NC, c1 - jc);
     for (i64 block = 0; block < blocks; ++block) {
       const DepthBlock d = depth_block(l, block);
-      const T bet = block == 0 ? beta : T(1);
       for (i64 r = r0; r < r1; ++r) {
         // The panel after this one in this loop nest (none after the last).
         Panel next{nullptr, 0};
@@ -135,11 +156,18 @@ void multiply_part(const MicroKernels<T>& ks, const PackedLayout& l, const T* pa
         i64 call = 0;
         for (i64 jr = jc; jr < jc + nc; jr += width, ++call) {
           const int cols = int(std::min(width, jc + nc - jr));
+          // The part of this block the tile's columns need (B's depth): the first part starts from beta * C, the
+          // last is followed by the epilogue.
+          const DepthRange need = b.depth(jr, cols, l.k);
+          const i64 p0 = std::max(d.p0, need.begin), p1 = std::min(d.p0 + d.kc, need.end);
+          if (p0 >= p1) continue;
+          const DepthBlock part{p0, p1 - p0, d.offset};
           T* tile = c + r * mr + jr * ldc;
           const bool fetch = call < calls;
-          b.multiply(ks, TileCall<T>{d, jr, vectors, cols, last_rows, a.data, vectors * lanes, tile, ldc, alpha, bet,
+          b.multiply(ks, TileCall<T>{part, jr, vectors, cols, last_rows, a.data + (p0 - d.p0) * vectors * lanes,
+                                     vectors * lanes, tile, ldc, alpha, p0 == need.begin ? beta : T(1),
                                      fetch ? next.data + call * per_call : a.data, fetch ? line : 0});
-          if (block + 1 == blocks) epilogue.at(r * mr, jr, ldc).apply(rows, cols, tile, ldc);
+          if (p1 == need.end) epilogue.at(r * mr, jr, ldc).apply(rows, cols, tile, ldc);
         }
       }
     }

@@ -15,7 +15,8 @@
 //     for each depth block
 //       for each panel of A (kc x MR from memory, then L2)
 //         for jr (NR columns of B in place): micro-kernel, which prefetches the next panel into L2, one cache
-//         line per step of k, spread over the first calls of the panel
+//         line per step of k, spread over the first calls of the panel; on the part of the block the columns
+//         need (B's depth(): image patches skip window rows of border only), beta on a tile's first part
 //   The packing step of the ordinary path is gone, and the panels stream in behind the multiply; with few
 //   columns (batch-1 convolutions: n = 49, 196) that packing cost as much as a third of the time.
 //   512 x 49 x 4608, A from memory, 2 Xeon cores: 208 GFLOP/s without the prefetch, 278-333 with it.
@@ -44,6 +45,15 @@ template <class T>
 void run_prepacked(const PackedLayout& layout, const T* packed, bool trans_b, std::int64_t n, T alpha, const T* b,
                    std::int64_t ldb, T beta, T* c, std::int64_t ldc, int threads, const GemmEpilogue<T>& epilogue);
 
+// Which runs of a patch (window rows) read the image and which only the zero border above or below it, so that
+// the multiply skips the depth no column of a tile needs (a 3x3 window on a 7 x 7 image: 2 of the 21 rows of
+// window taps a column of output pixels reads are border). Column j is output row y = (first_row + j / out_w)
+// % out_h, whose window row r reads input row y * stride + r - pad_top: rows [0, height) are the image.
+// out_w == 0 says nothing: every run may be needed.
+struct PatchRows {
+  std::int64_t first_row = 0, out_w = 0, out_h = 1, stride = 1, pad_top = 0, height = 0;
+};
+
 // B whose columns are image patches read in place (conv2d's im2col/in_place): column j starts at
 // image + offsets[j], and its k elements are runs of `run` contiguous values, `run + skip` apart (the patch
 // micro-kernels of portkern/kernel/cpu/microkernel.hpp).
@@ -53,6 +63,7 @@ struct PatchColumns {
   const std::int64_t* offsets;   // one per column of B
   std::int64_t run, skip;
   std::int64_t column_step;      // offsets[j + 1] - offsets[j] of neighbours in an output row (> 0)
+  PatchRows rows{};              // which runs (window rows) may read the image; by default all
 };
 
 // C = alpha * packed op(A) * B + beta * C, then the epilogue, with B's n columns the patches `b`; as
