@@ -155,10 +155,17 @@ void for_each_core_chunk(Queue& q, std::int64_t rows, std::int64_t parts, std::i
       });
 }
 
+// Why an algorithm that needs dilation 1 cannot take `d`; empty when it can.
+inline std::string undilated(const Conv2dDesc& d) {
+  if (d.dilation_h != 1 || d.dilation_w != 1) return "dilation > 1 takes the direct path only";
+  return "";
+}
+
 // Why an algorithm that needs dilation 1 and one group cannot take `d`; empty when it can.
 inline std::string dense_undilated(const Conv2dDesc& d) {
-  if (d.dilation_h != 1 || d.dilation_w != 1) return "dilation > 1 takes the direct path only";
-  if (d.groups != 1) return "groups = " + std::to_string(d.groups) + " takes the depthwise, grouped or direct path only";
+  if (std::string why = undilated(d); !why.empty()) return why;
+  if (d.groups != 1)
+    return "groups = " + std::to_string(d.groups) + " takes the depthwise, grouped, implicit or direct path only";
   return "";
 }
 

@@ -55,13 +55,15 @@ struct MatrixOperand {
 // op(B) of an implicit GEMM: the patches of an NHWC image (undilated windows of window_h x window_w, zeros
 // outside the image), never stored. B is (window_h * window_w * channels) x pixels: B(l, j) is element
 // l = (r * window_w + s) * channels + c of output pixel j = (n * out_h + y) * out_w + x's patch, input
-// pixel (y * stride_h + r - pad_top, x * stride_w + s - pad_left) channel c — im2col's matrix, whose rows
-// follow a filter stored RSCK. Contiguous along k within a run of channels (within a whole window row where
-// the window is inside the image).
+// pixel (y * stride_h + r - pad_top, x * stride_w + s - pad_left) channel c, at input[pixel * pixel_stride +
+// c] — im2col's matrix, whose rows follow a filter stored RSCK. Contiguous along k within a run of channels
+// (within a whole window row where the window is inside the image and pixel_stride == channels). A group of a
+// grouped convolution is the window operand of its channels: input at the group's first channel, channels the
+// group's, pixel_stride the image's.
 template <class T>
 struct WindowOperand {
   const T* input;
-  std::int64_t height, width, channels;          // of the input image
+  std::int64_t height, width, channels, pixel_stride;   // of the input image (pixel_stride >= channels)
   std::int64_t window_h, window_w, stride_h, stride_w, pad_top, pad_left;
   std::int64_t out_h, out_w;
   PORTKERN_INLINE std::int64_t depth() const { return window_h * window_w * channels; }

@@ -41,7 +41,7 @@ const std::vector<std::string>& implicit_built(Backend backend) {
 
 // The CUDA copies address windows with 32-bit coordinates: pixels, depth and the image's sides must fit.
 std::string why_not(const Conv2dDesc& d) {
-  if (std::string why = dense_undilated(d); !why.empty()) return why;
+  if (std::string why = undilated(d); !why.empty()) return why;
   constexpr std::int64_t limit = std::numeric_limits<std::int32_t>::max();
   if (d.batch * d.out_h * d.out_w > limit || d.window_h * d.window_w * d.in_c > limit || d.batch * d.in_h > limit)
     return "more than 2^31 - 1 output pixels, window elements or image rows";

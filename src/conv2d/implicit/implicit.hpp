@@ -8,6 +8,9 @@
 // a tile's windows in place, NR column streams stride_w * in_c apart, where the tile's windows are inside the
 // image, and gather the rest into a small panel).
 //
+// Groups: a grouped convolution is an implicit GEMM per group (out_c / groups filters by the group's windows:
+// its in_c / groups channels of each pixel, in_c apart), the groups' blocks side by side in the launch.
+//
 // Parameters: the staged GEMM's (gemm/tiled/tiled_config.hpp), named "implicit/" + the staged name: a group
 // owns a block of wg_m * r output channels by wg_n * c pixels and walks the depth in k-tiles of k_tile with
 // `stages` in flight; `_x3` multiplies with 3xTF32 tensor-core atoms on CUDA (fp32 accuracy).
@@ -15,6 +18,8 @@
 // When it wins: where im2col's buffer dominates, i.e. strided and large windows with many channels (the
 // patches of a stride-2 3x3 layer are 2.25x its input, those of a 3x3 stride-1 layer 9x); 3x3 stride-1 layers
 // stay Winograd's, 1x1 layers gemm_1x1's, 3-channel first layers (windows too narrow to read in place) im2col's.
+// On CUDA, grouped layers of few wide groups (RegNet's groups of 128-232 channels, AlexNet's 2 of 192), whose
+// products `direct` computes without the fragments (docs/performance.md).
 #pragma once
 
 #include <cstdint>
@@ -49,9 +54,13 @@ struct Conv2dImplicit {
   std::int64_t split_depth = 0;   // depth of one split, a multiple of KT (unread with one split)
 
   PORTKERN_INLINE std::int64_t pixels() const { return a.batch * a.out_h * a.out_w; }
-  PORTKERN_INLINE std::int64_t depth() const { return a.window_h * a.window_w * a.in_c; }
-  // Pixel blocks along x (the larger count), output-channel blocks along y, splits of the depth along z.
-  kernel::Range groups() const { return {(pixels() + BN - 1) / BN, (a.out_c + BM - 1) / BM, splits}; }
+  PORTKERN_INLINE std::int64_t group_in() const { return a.in_c / a.groups; }     // channels of a group
+  PORTKERN_INLINE std::int64_t group_out() const { return a.out_c / a.groups; }   // filters of a group
+  PORTKERN_INLINE std::int64_t depth() const { return a.window_h * a.window_w * group_in(); }
+  PORTKERN_INLINE std::int64_t blocks_m() const { return (group_out() + BM - 1) / BM; }   // of one group
+  // Pixel blocks along x (the larger count), the groups' output-channel blocks along y (group by group),
+  // splits of the depth along z.
+  kernel::Range groups() const { return {(pixels() + BN - 1) / BN, a.groups * blocks_m(), splits}; }
 
   // The kernel for a device that runs `resident` groups of it at once: as the staged GEMM, the depth is split
   // over floor(resident / blocks) groups per block where the blocks alone are fewer (small images at batch 1),
@@ -59,7 +68,7 @@ struct Conv2dImplicit {
   // zeroed output and the epilogue is left to a pass of its own (accumulates()).
   static Conv2dImplicit planned(const ConvArgs& args, std::int64_t resident) {
     const Conv2dImplicit whole{args};
-    const std::int64_t blocks = (whole.pixels() + BN - 1) / BN * ((args.out_c + BM - 1) / BM);
+    const std::int64_t blocks = (whole.pixels() + BN - 1) / BN * args.groups * whole.blocks_m();
     const kernel::DepthSplit split = kernel::split_depth(blocks, whole.depth(), KT, resident, min_tiles_per_split);
     return {args, split.splits, split.depth};
   }
@@ -69,13 +78,26 @@ struct Conv2dImplicit {
   PORTKERN_KERNEL void operator()(Group& g) const {
     // This group's depth is [l_begin, k): the copies take depths from the window's start (the window operand
     // is addressed by them), the first one at l_begin.
-    const std::int64_t m = a.out_c, n = pixels(), l_begin = g.z() * split_depth;
+    // The group's product: its filters' rows [0, m) of the filter's columns from `channel` on, its channels'
+    // windows, its output channels from `channel` on.
+    const std::int64_t group = g.y() / blocks_m(), m0 = (g.y() - group * blocks_m()) * BM, n0 = g.x() * BN;
+    const std::int64_t m = group_out(), n = pixels(), l_begin = g.z() * split_depth, channel = group * m;
     const std::int64_t k = accumulates() && l_begin + split_depth < depth() ? l_begin + split_depth : depth();
-    const std::int64_t m0 = g.y() * BM, n0 = g.x() * BN;
-    const kernel::MatrixOperand<float> filter{a.filter, a.out_c, false};
-    const kernel::WindowOperand<float> windows{a.input,    a.in_h,     a.in_w,    a.in_c,  a.window_h, a.window_w,
-                                               a.stride_h, a.stride_w, a.pad_top, a.pad_left, a.out_h, a.out_w};
-    const std::int64_t first = n0 * a.out_c + m0;
+    const kernel::MatrixOperand<float> filter{a.filter + channel, a.out_c, false};
+    const kernel::WindowOperand<float> windows{a.input + group * group_in(),
+                                               a.in_h,
+                                               a.in_w,
+                                               group_in(),
+                                               a.in_c,
+                                               a.window_h,
+                                               a.window_w,
+                                               a.stride_h,
+                                               a.stride_w,
+                                               a.pad_top,
+                                               a.pad_left,
+                                               a.out_h,
+                                               a.out_w};
+    const std::int64_t first = n0 * a.out_c + channel + m0;
     const kernel::BlockOutput<float> out{a.output + first,
                                          a.out_c,
                                          BM < m - m0 ? BM : m - m0,
@@ -83,7 +105,7 @@ struct Conv2dImplicit {
                                          1.f,
                                          0.f,
                                          accumulates(),
-                                         a.bias && !accumulates() ? a.bias + m0 : nullptr,
+                                         a.bias && !accumulates() ? a.bias + channel + m0 : nullptr,
                                          a.residual && !accumulates() ? a.residual + first : nullptr,
                                          a.relu && !accumulates()};
 

@@ -261,7 +261,8 @@ class Fragment {
   }
 
   // Window rows of at least this many elements are read in place; shorter ones (3-channel first layers)
-  // would cut the product into calls too shallow to pay, and are gathered.
+  // would cut the product into calls too shallow to pay, and are gathered, as are the window rows of a group of
+  // channels (not contiguous: pixel_stride > channels).
   static constexpr std::int64_t min_in_place_run = 64;
 
   // An implicit GEMM's product, tile by tile of at most NR pixels of one output row. Where the tile's windows
@@ -276,7 +277,7 @@ class Fragment {
     const MicroKernels<T>& set = tiles.set();
     const T* a = tiles.packed_a(slot);
     const std::int64_t nr = set.blocking.nr, span = w.window_w * w.channels, end = r.l0 + r.depth;
-    const bool rows_in_place = span >= min_in_place_run;
+    const bool rows_in_place = span >= min_in_place_run && w.pixel_stride == w.channels;
     // The output columns whose windows lie inside the image's width: [x_lo, x_hi).
     const std::int64_t x_lo = (w.pad_left + w.stride_w - 1) / w.stride_w;
     std::int64_t x_hi = w.width + w.pad_left < w.window_w ? 0 : (w.width + w.pad_left - w.window_w) / w.stride_w + 1;
@@ -297,8 +298,8 @@ class Fragment {
         const std::int64_t row = l / span, offset = l - row * span, iy = y * w.stride_h + row - w.pad_top;
         const std::int64_t length = end - l < span - offset ? end - l : span - offset;
         if (iy >= 0 && iy < w.height) {
-          const T* b = w.input + ((n * w.height + iy) * w.width + ix0) * w.channels + offset;
-          multiply_panels(set, {a, r.rows, r.depth}, l - r.l0, length, b, true, w.stride_w * w.channels, jr, cols,
+          const T* b = w.input + ((n * w.height + iy) * w.width + ix0) * w.pixel_stride + offset;
+          multiply_panels(set, {a, r.rows, r.depth}, l - r.l0, length, b, true, w.stride_w * w.pixel_stride, jr, cols,
                           first ? beta : T(1));
           first = false;
         }
@@ -349,7 +350,7 @@ class Fragment {
         const std::int64_t length = l0 + depth - l < w.channels - c ? l0 + depth - l : w.channels - c;
         const std::int64_t iy = y * w.stride_h + row - w.pad_top, ix = x * w.stride_w + s - w.pad_left;
         if (iy >= 0 && iy < w.height && ix >= 0 && ix < w.width) {
-          const T* src = w.input + ((n * w.height + iy) * w.width + ix) * w.channels + c;
+          const T* src = w.input + ((n * w.height + iy) * w.width + ix) * w.pixel_stride + c;
           for (std::int64_t q = 0; q < length; ++q) out[l + q] = src[q];
         } else {
           for (std::int64_t q = 0; q < length; ++q) out[l + q] = T(0);

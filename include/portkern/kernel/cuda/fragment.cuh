@@ -129,7 +129,7 @@ class StagedTiles {
     if (l0 < k) {
       const int tid = int(threadIdx.x + threadIdx.y * blockDim.x);
       copy_operand<BM, a_k_major>(s_.a[slot], a, m0, l0, m, k, tid);
-      if (b.channels % V == 0 && reinterpret_cast<std::uintptr_t>(b.input) % 16 == 0)
+      if (b.channels % V == 0 && b.pixel_stride % V == 0 && reinterpret_cast<std::uintptr_t>(b.input) % 16 == 0)
         copy_windows<V>(s_.b[slot], b, n0, l0, n, k, tid);
       else
         copy_windows<1>(s_.b[slot], b, n0, l0, n, k, tid);
@@ -196,7 +196,8 @@ class StagedTiles {
     }
   }
 
-  // Chunks of W elements along k (W divides the channels, so a chunk never leaves a run of channels).
+  // Chunks of W elements along k (W divides the channels and the pixel stride, so a chunk never leaves a run
+  // of channels and stays aligned).
   template <int W, class TileRef>
   __device__ static void copy_windows(TileRef& tile, const WindowOperand<T>& w, std::int64_t n0, std::int64_t l0,
                                       std::int64_t n, std::int64_t k, int tid) {
@@ -213,7 +214,7 @@ class StagedTiles {
         const int row = l / span, s = (l - row * span) / C, c = l - row * span - s * C;
         const int iy = y * int(w.stride_h) + row - int(w.pad_top), ix = x * int(w.stride_w) + s - int(w.pad_left);
         if (iy >= 0 && iy < int(w.height) && ix >= 0 && ix < int(w.width)) {
-          src += ((std::int64_t(image) * w.height + iy) * w.width + ix) * C + c;
+          src += ((std::int64_t(image) * w.height + iy) * w.width + ix) * w.pixel_stride + c;
           valid = W * int(sizeof(T));
         }
       }
