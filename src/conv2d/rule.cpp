@@ -9,9 +9,10 @@
 //   3. where neither applies (dilation > 1, groups > 1): `depthwise` where groups = in_c = out_c, on the CPU
 //      `grouped` where groups > 1 (grouped/gemm where a group has gemm_group_outputs output channels or more and
 //      is not one of grouped/default's block-diagonal groups, or is one of 32 on a small image; else
-//      grouped/default), else `direct`, which takes every descriptor (on the H100 direct ran ResNeXt-50's
-//      grouped layers 1.31x faster than grouped in geomean, 0.88-1.60x per layer; on 2 Xeon cores grouped ran
-//      them 4.5-8x faster than direct).
+//      grouped/default), on CUDA `implicit` where a group has implicit_group_outputs output channels or more
+//      (grouped_implicit_config), else `direct`, which takes every descriptor (on 2 Xeon cores grouped ran
+//      ResNeXt-50's grouped layers 4.5-8x faster than direct). Grouped descriptors skip 1 and 2: the
+//      deployments were tuned on dense convolutions.
 #include "conv2d/rule.hpp"
 
 #include "conv2d/deployment.hpp"
@@ -48,6 +49,23 @@ bool grouped_as_gemm(const Conv2dDesc& d) {
   return block == 0 || (block == 32 && d.out_h * d.out_w < gemm_block_pixels);
 }
 
+// CUDA's grouped convolutions of groups of implicit_group_outputs output channels or more run as an implicit GEMM
+// per group (implicit.hpp), in blocks of 128 x 128 where the groups are wide and the pixels many (no fewer than
+// a 14 x 14 image's), else of 64 x 64; the fragments' arithmetic is the precision's (3xTF32, TF32 or IEEE SIMT,
+// whose one configuration has 128 x 128 blocks). On the H200 against direct, 29 grouped layers of 12 networks
+// (data/results/h200-2026-11-29-seventeenth/): 1.1-7x from 16 output channels a group (groups of 128-232: 3.5-9x;
+// 0.83-7.6x cuDNN FP32), 0.84x at 12 (ShuffleNet v1's 1x1 layer, which stays direct).
+constexpr std::int64_t implicit_group_outputs = 16, wide_group_outputs = 96, wide_group_pixels = 14 * 14;
+std::string grouped_implicit_config(const Conv2dDesc& d, Precision precision) {
+  const bool wide = d.out_c / d.groups >= wide_group_outputs && d.batch * d.out_h * d.out_w >= wide_group_pixels;
+  switch (precision) {
+    case Precision::ieee: return "implicit/r8a1c8_wg16x16_staged_k16_s3";
+    case Precision::tf32: return wide ? "implicit/r8a1c8_wg16x16_staged_k32_s3_tf32" : "implicit/r4a1c4_wg16x16_staged_k32_s3_tf32";
+    case Precision::accurate: break;
+  }
+  return wide ? "implicit/r8a1c8_wg16x16_staged_k32_s3_x3" : "implicit/r4a1c4_wg16x16_staged_k32_s3_x3";
+}
+
 template <class D>
 Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precision precision) {
   const deploy::ConvProblem p = problem(d);
@@ -59,7 +77,10 @@ Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precisi
                             (own == Precision::accurate ? "" : "_" + std::string(name(own))) + ".hpp";
   Conv2dSelection pick{std::string(family), std::string(config),
                        where + ": " + (path.str().empty() ? "one choice" : path.str())};
-  const std::string why = conv2d_not_applicable(device, d, family, config, precision);
+  // The deployments were tuned on dense convolutions: a grouped one goes on to the rules below (the implicit family
+  // takes groups, but its deployed picks were timed on dense layers, and on the CPU it gathers a group's windows).
+  const std::string why = d.groups > 1 ? "groups = " + std::to_string(d.groups) + ": tuned on dense convolutions"
+                                       : conv2d_not_applicable(device, d, family, config, precision);
   if (why.empty()) return pick;
   pick.reason += " -> " + pick.config + ", which does not apply (" + why + ")";
   const std::string_view fallback = D::fallback;
@@ -73,6 +94,10 @@ Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precisi
     const std::string config = grouped_as_gemm(d) ? "grouped/gemm" : "grouped/default";
     if (conv2d_not_applicable(device, d, "grouped", config, precision).empty())
       return {"grouped", config, neither + ": " + config};
+  } else if (d.groups > 1 && d.out_c / d.groups >= implicit_group_outputs) {
+    const std::string config = grouped_implicit_config(d, precision);
+    if (conv2d_not_applicable(device, d, "implicit", config, precision).empty())
+      return {"implicit", config, neither + ": " + config};
   }
   return {"direct", "direct/default", neither + ": direct/default"};
 }

@@ -45,6 +45,27 @@ TEST(Conv2dCudaApi, RuleChoosesAtEveryPrecision) {
   }
 }
 
+// Grouped convolutions of 16 output channels a group or more run as an implicit GEMM per group, in blocks of
+// 128 x 128 where the groups are wide and the pixels many, at the precision's arithmetic; narrower groups run
+// direct, depthwise ones depthwise.
+TEST(Conv2dCudaApi, RuleRunsGroupsAsImplicitGemms) {
+  PORTKERN_REQUIRE_GPU();
+  auto grouped = [](std::int64_t c, std::int64_t groups, std::int64_t size) {
+    Conv2dDesc d = conv_desc(1, size, size, c, c, 3, 3, 1, 1, {1, 1, 1, 1});
+    d.groups = groups;
+    return d;
+  };
+  const Device gpu = Device::cuda(0);
+  EXPECT_EQ(conv2d_select(gpu, grouped(896, 7, 14)).config, "implicit/r8a1c8_wg16x16_staged_k32_s3_x3");
+  EXPECT_EQ(conv2d_select(gpu, grouped(2048, 16, 7)).config, "implicit/r4a1c4_wg16x16_staged_k32_s3_x3");
+  EXPECT_EQ(conv2d_select(gpu, grouped(160, 10, 14)).config, "implicit/r4a1c4_wg16x16_staged_k32_s3_x3");
+  EXPECT_EQ(conv2d_select(gpu, grouped(896, 7, 14), Precision::tf32).config,
+            "implicit/r8a1c8_wg16x16_staged_k32_s3_tf32");
+  EXPECT_EQ(conv2d_select(gpu, grouped(896, 7, 14), Precision::ieee).config, "implicit/r8a1c8_wg16x16_staged_k16_s3");
+  EXPECT_EQ(conv2d_select(gpu, grouped(96, 8, 14)).config, "direct/default");
+  EXPECT_EQ(conv2d_select(gpu, grouped(96, 96, 14)).config, "depthwise/default");
+}
+
 // The residual given in the output itself (oneDNN's sum post-op) on every GPU configuration: the GEMM-based
 // paths write the product before their epilogue pass reads the residual.
 TEST(Conv2dCudaApi, ResidualInTheOutput) {
