@@ -152,21 +152,22 @@ TEST(Conv2dCpuApi, SelectionAlwaysApplies) {
   EXPECT_EQ(dilated.algorithm, "direct");
   // Depthwise convolutions (MobileNet, stride 1 and 2) take the depthwise path, other grouped ones (ResNeXt; a
   // depthwise one with a channel multiplier) the grouped path: a GEMM per group from 8 output channels a group,
-  // except groups of 2, 4, 8 or 16 input and output channels (the block-diagonal mode of grouped/default), and of
-  // 32 on images of 14 x 14 output pixels or more.
+  // except groups of 2, 4 or 8 input and output channels (the block-diagonal mode of grouped/default), and of 16
+  // but on images of 28 x 28 output pixels or more at stride 1.
   for (auto [c, k, groups, stride, size] :
        {std::array<std::int64_t, 5>{128, 128, 32, 1, 28}, {96, 96, 96, 1, 28}, {144, 144, 144, 2, 28},
         {32, 64, 32, 1, 28}, {256, 256, 32, 2, 28}, {512, 512, 32, 1, 28}, {96, 256, 2, 1, 28},
         {1024, 1024, 32, 1, 7}, {1024, 1024, 32, 2, 26}, {1024, 1024, 32, 2, 27}, {1024, 1024, 32, 1, 14},
-        {512, 512, 16, 1, 56}}) {
+        {512, 512, 16, 1, 56}, {512, 512, 32, 1, 28}, {512, 512, 32, 2, 56}, {256, 256, 16, 1, 14}}) {
     Conv2dDesc d = conv_desc(1, size, size, c, k, 3, 3, stride, stride, {1, 1, 1, 1});
     d.groups = groups;
     const Conv2dSelection pick = conv2d_select(cpu, d);
     const int block = conv2d_impl::block_diagonal_channels(c, k, groups);   // 8 needs 8 lanes (not on NEON)
-    const bool small_image = (size - 1) / stride + 1 < 14 && block == 32;   // the output's side
+    const std::int64_t side = (size - 1) / stride + 1;   // of the output
+    const bool gemm = block == 0 || block == 32 || (block == 16 && stride == 1 && side >= 28);
     EXPECT_EQ(pick.config, groups == c && c == k ? "depthwise/default"
-                           : (block && !small_image) || k / groups < 8 ? "grouped/default"
-                                                                       : "grouped/gemm")
+                           : !gemm || k / groups < 8 ? "grouped/default"
+                                                     : "grouped/gemm")
         << pick.reason;
     const std::string why = " takes the depthwise, grouped, implicit or direct path only";
     EXPECT_NE(pick.reason.find("groups = " + std::to_string(groups) + why), std::string::npos)

@@ -6,13 +6,13 @@
 //      ieee precision, where the class has no deployment of its own for it), the deployment's fallback, written
 //      by the generator from tools/tuning/runtime_rules.py so that the analysis scores the same rule (im2col,
 //      which takes any undilated convolution);
-//   3. where neither applies (dilation > 1, groups > 1): `depthwise` where groups = in_c = out_c, on the CPU
+//   3. where neither applies (dilation > 1, groups > 1): `depthwise` where groups = in_c = out_c; on the CPU
 //      `grouped` where groups > 1 (grouped/gemm where a group has gemm_group_outputs output channels or more and
-//      is not one of grouped/default's block-diagonal groups, or is one of 32 on a small image; else
-//      grouped/default), on CUDA `implicit` where a group has implicit_group_outputs output channels or more
-//      (grouped_implicit_config), else `direct`, which takes every descriptor (on 2 Xeon cores grouped ran
-//      ResNeXt-50's grouped layers 4.5-8x faster than direct). Grouped descriptors skip 1 and 2: the
-//      deployments were tuned on dense convolutions.
+//      is not one of grouped/default's block-diagonal groups of 2, 4 or 8 channels, nor of 16 on a small or
+//      strided image; else grouped/default); on CUDA `implicit` where a group has implicit_group_outputs output
+//      channels or more (grouped_implicit_config); else `direct`, which takes every descriptor (on 2 Xeon cores
+//      grouped ran ResNeXt-50's grouped layers 4.5-8x faster than direct). Grouped descriptors skip 1 and 2:
+//      the deployments were tuned on dense convolutions.
 #include "conv2d/rule.hpp"
 
 #include "conv2d/deployment.hpp"
@@ -36,17 +36,18 @@ std::string_view algorithm_of(std::string_view config) { return config.substr(0,
 // 141-170 GFLOP/s on 2 Xeon cores where a GEMM per group ran 32-40): 10 grouped layers of 7 networks against
 // the phases of grouped/default: 1.35-4.4x from 16 to 128 output channels a group, 0.36x at 4, whose GEMMs fill
 // a quarter of a vector (data/results/xeon-2026-11-28-grouped/).
-// Groups of 32 take the GEMM too on images of fewer than 14 x 14 output pixels, whose rows' edges leave the
-// block-diagonal mode many pixels to sum alone: with the groups' filters packed, 1.11-1.45x grouped/default on
-// three 7 x 7 layers (ResNeXt-50 / ResNeXt-101 64x4d layer4, 32x4d's strided one), against 0.90-0.95x on
-// ResNeXt-101 32x8d's 14 x 14 layer3 and 0.96-0.97x at 56 x 56 (2 Zen 5 cores, 1 and 2 threads, interleaved
-// rounds; docs/performance.md). At 28 x 28 the GEMM ran 1.2-1.4x (a synthetic layer; no network's).
-constexpr std::int64_t gemm_group_outputs = 8, gemm_block_pixels = 14 * 14;
+// Since the GEMM reads a group's patches in place (from a band of its channels' padded rows), groups of 32 take
+// it at every size: 1.09-1.95x grouped/default on ResNeXt-101 32x8d's layer3 and four layers of 7 x 7 to 56 x 56
+// (stride 1 and 2); groups of 16 on images of 28 x 28 output pixels or more at stride 1: 1.05-1.16x on three
+// layers, against 0.83-1.01x at 7 x 7 and 14 x 14 and 0.92-0.99x on a stride-2 28 x 28 one (2 Zen 5 cores, 1 and
+// 2 threads; docs/performance.md, 2026-11-29, seventeenth session).
+constexpr std::int64_t gemm_group_outputs = 8, gemm_16_pixels = 28 * 28;
 // Whether the CPU runs the grouped convolution d as a GEMM per group (grouped/gemm), else grouped/default.
 bool grouped_as_gemm(const Conv2dDesc& d) {
   const int block = block_diagonal_channels(d.in_c, d.out_c, d.groups);
   if (d.out_c / d.groups < gemm_group_outputs) return false;
-  return block == 0 || (block == 32 && d.out_h * d.out_w < gemm_block_pixels);
+  const bool stride_1 = d.stride_h == 1 && d.stride_w == 1;
+  return block == 0 || block == 32 || (block == 16 && stride_1 && d.out_h * d.out_w >= gemm_16_pixels);
 }
 
 // CUDA's grouped convolutions of groups of implicit_group_outputs output channels or more run as an implicit GEMM
@@ -60,7 +61,8 @@ std::string grouped_implicit_config(const Conv2dDesc& d, Precision precision) {
   const bool wide = d.out_c / d.groups >= wide_group_outputs && d.batch * d.out_h * d.out_w >= wide_group_pixels;
   switch (precision) {
     case Precision::ieee: return "implicit/r8a1c8_wg16x16_staged_k16_s3";
-    case Precision::tf32: return wide ? "implicit/r8a1c8_wg16x16_staged_k32_s3_tf32" : "implicit/r4a1c4_wg16x16_staged_k32_s3_tf32";
+    case Precision::tf32:
+      return wide ? "implicit/r8a1c8_wg16x16_staged_k32_s3_tf32" : "implicit/r4a1c4_wg16x16_staged_k32_s3_tf32";
     case Precision::accurate: break;
   }
   return wide ? "implicit/r8a1c8_wg16x16_staged_k32_s3_x3" : "implicit/r4a1c4_wg16x16_staged_k32_s3_x3";

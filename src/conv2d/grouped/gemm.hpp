@@ -6,13 +6,17 @@
 //   as out_c x window_h * window_w * Cg, leading dimension out_c; packed into the CPU GEMM's panels, once by
 //   conv2d_pack_filter or else on each call) times the patches of its Cg input channels, then the epilogue
 //   (bias, residual, ReLU) on each tile. The work, (group, output row) pairs group by group, is split evenly
-//   over the cores; each core walks its share in chunks of one group's rows whose patches stay in its cache.
+//   over the cores; each core walks its share in chunks of one group's rows. Undilated, a chunk's patches are
+//   read in place (im2col/in_place's patch micro-kernels) from a band of the group's channels of the padded rows
+//   its windows read, a copy of a fraction of the image (1.12x the patches written out on 43 grouped layers,
+//   docs/performance.md); dilated, they are written out as im2col's, a chunk that stays in the core's cache.
 //   The products are cpu_packed's (prepacked.hpp), whatever the queue's GEMM family, as im2col/in_place's.
 //
 // When it wins
 //   Where the groups have channels enough to fill the GEMM's vectors and are not grouped/default's block-
-//   diagonal ones: groups of 24, 48, 64 and more channels (RegNet, ResNeXt-101 32x8d's layer4), few groups of
-//   many channels (AlexNet's 2, ShuffleNet's 3). Depthwise convolutions (Kg and Cg of 1) go to `depthwise`.
+//   diagonal ones of 8 (or of 16 on small or strided images): groups of 24, 32, 48, 64 and more channels (RegNet,
+//   ResNeXt), few groups of many channels (AlexNet's 2, ShuffleNet's 3). Depthwise convolutions (Kg and Cg of 1)
+//   go to `depthwise`.
 #pragma once
 
 #include <vector>

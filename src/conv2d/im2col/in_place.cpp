@@ -15,33 +15,25 @@ namespace {
 
 using i64 = std::int64_t;
 
-// The image as far as its windows reach, inside the zero border they read: pad_top rows and pad_left columns before
-// it; after it as many as the last window needs (bottom / right padding no window reads is left out, and so are the
-// image's own rows and columns no window reads: a huge padding copies no more than its windows' reach).
-struct PaddedImage {
-  i64 h, w;
-  i64 row_floats;   // w * in_c, checked
-  bool copied;      // false: the input itself (no border needed)
-};
-
-PaddedImage padded_image(const ConvArgs& a) {
-  const i64 reach_h = (a.out_h - 1) * a.stride_h + a.window_h, reach_w = (a.out_w - 1) * a.stride_w + a.window_w;
-  const bool copied = a.pad_top != 0 || a.pad_left != 0 || reach_h > a.in_h || reach_w > a.in_w;
-  const i64 h = copied ? reach_h : a.in_h, w = copied ? reach_w : a.in_w;
-  return {h, w, checked_mul(w, a.in_c, conv2d_fn, "a padded image row"), copied};
-}
-
-// Padded row `row` of image n (row - pad_top of the input, or zeros) into dst: p.w * in_c floats.
-void pad_row(const ConvArgs& a, const PaddedImage& p, i64 n, i64 row, float* dst) {
-  const i64 c = a.in_c, row_floats = p.row_floats, iy = row - a.pad_top;
+// Padded row `row` of image n (row - pad_top of the input, or zeros) into dst: p.w * p.channels floats, the
+// channels of each pixel from `channel` on.
+void pad_row(const ConvArgs& a, const PaddedImage& p, i64 channel, i64 n, i64 row, float* dst) {
+  const i64 c = p.channels, row_floats = p.row_floats, iy = row - a.pad_top;
   if (iy < 0 || iy >= a.in_h) {
     std::memset(dst, 0, std::size_t(row_floats) * sizeof(float));
     return;
   }
   // The input's columns that land inside the row, after pad_left zero columns.
-  const i64 left = std::min(a.pad_left, p.w) * c, inside = std::clamp<i64>(p.w - a.pad_left, 0, a.in_w) * c;
+  const i64 left_pixels = std::min(a.pad_left, p.w), inside_pixels = std::clamp<i64>(p.w - a.pad_left, 0, a.in_w);
+  const i64 left = left_pixels * c, inside = inside_pixels * c;
+  const float* from = a.input + (n * a.in_h + iy) * a.in_w * a.in_c + channel;
   std::memset(dst, 0, std::size_t(left) * sizeof(float));
-  std::memcpy(dst + left, a.input + (n * a.in_h + iy) * a.in_w * c, std::size_t(inside) * sizeof(float));
+  if (c == a.in_c) {
+    std::memcpy(dst + left, from, std::size_t(inside) * sizeof(float));
+  } else {   // a channel group's run of each pixel
+    for (i64 x = 0; x < inside_pixels; ++x)
+      std::memcpy(dst + left + x * c, from + x * a.in_c, std::size_t(c) * sizeof(float));
+  }
   std::memset(dst + left + inside, 0, std::size_t(row_floats - left - inside) * sizeof(float));
 }
 
@@ -50,8 +42,8 @@ void pad_row(const ConvArgs& a, const PaddedImage& p, i64 n, i64 row, float* dst
 // which rows it needs costs little beside the multiply. A 3x3 window on a 7 x 7 image: 2 of 21 rows are border
 // (ResNet-50's conv5_4 1.07-1.10x); on 3-channel images of 256-416 pixels (a depth of 27) the per-tile work
 // cost 3-6% and saved nothing.
-bool skips_border_rows(const ConvArgs& a) {
-  if (a.window_h * a.window_w * a.in_c < 256) return false;
+bool skips_border_rows(const ConvArgs& a, const PaddedImage& p) {
+  if (a.window_h * a.window_w * p.channels < 256) return false;
   i64 border = 0;
   for (i64 y = 0; y < a.out_h; ++y) {
     const i64 top = y * a.stride_h - a.pad_top;   // input row of window row 0
@@ -60,41 +52,66 @@ bool skips_border_rows(const ConvArgs& a) {
   return border * 50 >= a.out_h * a.window_h;
 }
 
-// Output rows [begin, end) of the batch's (image n, row y) rows by the filter, on `threads`: where each pixel's
-// patch starts in `image` (the batch's padded images from its padded row `first` on, n * p.h + row counting
-// across images), then the GEMM of those pixels, the epilogue on each tile.
-void multiply_rows(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, const float* image,
-                   i64 first, i64 begin, i64 end, i64* offsets, int threads) {
-  const i64 row_floats = p.row_floats, run = a.window_w * a.in_c, at = begin * a.out_w * a.out_c;
-  // Neighbours' patches stride_w * in_c apart, within a padded row; with one pixel a row the stride may be
+// Output rows [begin, end) of the batch's (image n, row y) rows by the filter of channel group `group`, on
+// `threads`: where each pixel's patch starts in `image` (the batch's padded images from its padded row `first`
+// on, n * p.h + row counting across images), then the GEMM of those pixels, the epilogue on each tile.
+void multiply_rows(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, i64 group,
+                   const float* image, i64 first, i64 begin, i64 end, i64* offsets, int threads) {
+  const i64 row_floats = p.row_floats, run = a.window_w * p.channels, channel = group * filter.m();
+  const i64 at = begin * a.out_w * a.out_c + channel;
+  // Neighbours' patches stride_w * channels apart, within a padded row; with one pixel a row the stride may be
   // anything (a huge one would overflow), and no patch has a neighbour.
-  const i64 column_step = a.out_w > 1 ? a.stride_w * a.in_c : 1;
+  const i64 column_step = a.out_w > 1 ? a.stride_w * p.channels : 1;
   for (i64 t = begin, pixel = 0; t < end; ++t) {
     const i64 row = t / a.out_h * p.h + t % a.out_h * a.stride_h - first;
     for (i64 x = 0; x < a.out_w; ++x) offsets[pixel++] = row * row_floats + x * column_step;
   }
   gemm_impl::cpu_packed::PatchColumns<float> patches{image, offsets, run, row_floats - run, column_step};
-  if (skips_border_rows(a)) patches.rows = {begin, a.out_w, a.out_h, a.stride_h, a.pad_top, a.in_h};
+  if (skips_border_rows(a, p)) patches.rows = {begin, a.out_w, a.out_h, a.stride_h, a.pad_top, a.in_h};
   gemm_impl::cpu_packed::run_prepacked_patches(
       filter.layout(), filter.data(), (end - begin) * a.out_w, 1.f, patches, 0.f, a.output + at, a.out_c, threads,
-      gemm_impl::GemmEpilogue<float>{a.bias, a.residual ? a.residual + at : nullptr, a.relu});
+      gemm_impl::GemmEpilogue<float>{a.bias ? a.bias + channel : nullptr, a.residual ? a.residual + at : nullptr,
+                                     a.relu});
 }
 
-// Output rows [begin, end), all of one image n, on one thread: the padded rows their windows read (a band), then
-// their GEMM.
-void run_band(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, i64 begin, i64 end,
-              float* band, i64* offsets) {
-  const i64 n = begin / a.out_h, y0 = begin % a.out_h, row_floats = p.row_floats;
-  const i64 first = y0 * a.stride_h, last = std::min(p.h, (y0 + end - begin - 1) * a.stride_h + a.window_h);
-  for (i64 row = first; row < last; ++row) pad_row(a, p, n, row, band + (row - first) * row_floats);
-  multiply_rows(a, p, filter, band, n * p.h + first, begin, end, offsets, 1);
-}
+// The rows of a band for `rows` output rows.
+i64 band_rows(const ConvArgs& a, i64 rows) { return (rows - 1) * a.stride_h + a.window_h; }
 
 }  // namespace
 
+PaddedImage padded_image(const ConvArgs& a, i64 channels) {
+  const i64 reach_h = (a.out_h - 1) * a.stride_h + a.window_h, reach_w = (a.out_w - 1) * a.stride_w + a.window_w;
+  const bool copied =
+      channels != a.in_c || a.pad_top != 0 || a.pad_left != 0 || reach_h > a.in_h || reach_w > a.in_w;
+  const i64 h = copied ? reach_h : a.in_h, w = copied ? reach_w : a.in_w;
+  return {h, w, channels, checked_mul(w, channels, conv2d_fn, "a padded image row"), copied};
+}
+
+i64 band_chunk(const ConvArgs& a, const PaddedImage& p, i64 most) {
+  const i64 budget = cache_chunk_bytes("PORTKERN_CONV2D_CHUNK_MB", 0.5) / i64(sizeof(float)) / p.row_floats;
+  return std::clamp<i64>((budget - a.window_h) / a.stride_h + 1, 1, std::max<i64>(most, 1));
+}
+
+i64 band_floats(const ConvArgs& a, const PaddedImage& p, i64 rows) {
+  const i64 band = checked_mul(band_rows(a, rows), p.row_floats, conv2d_fn, "a padded image band");
+  return checked_add(band, checked_mul(rows, a.out_w * i64(sizeof(i64) / sizeof(float)), conv2d_fn, "patch offsets"),
+                     conv2d_fn, "a padded image band");
+}
+
+void run_band(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, i64 group, i64 begin,
+              i64 end, float* scratch) {
+  const i64 n = begin / a.out_h, y0 = begin % a.out_h, row_floats = p.row_floats;
+  const i64 first = y0 * a.stride_h, last = std::min(p.h, y0 * a.stride_h + band_rows(a, end - begin));
+  i64* offsets = reinterpret_cast<i64*>(scratch);   // the lease is aligned for any type
+  float* band = scratch + (end - begin) * a.out_w * i64(sizeof(i64) / sizeof(float));
+  for (i64 row = first; row < last; ++row)
+    pad_row(a, p, group * p.channels, n, row, band + (row - first) * row_floats);
+  multiply_rows(a, p, filter, group, band, n * p.h + first, begin, end, offsets, 1);
+}
+
 void run_im2col_in_place(Queue& q, const ConvArgs& a) {
   const i64 width = a.window_h * a.window_w * a.in_c, pixels = a.batch * a.out_h * a.out_w;
-  const PaddedImage p = padded_image(a);
+  const PaddedImage p = padded_image(a, a.in_c);
   // The filter in panels: packed once by the caller (conv2d_pack_filter), else here.
   GemmPackedA<float> packed_here;
   if (!a.packed_filter) packed_here = gemm_pack_a(q, Op::none, a.out_c, width, a.filter, a.out_c);
@@ -110,20 +127,13 @@ void run_im2col_in_place(Queue& q, const ConvArgs& a) {
   // also splits the filter's rows.
   const i64 cores = core_parts(q, rows);
   if (p.copied && (cores == 1 || rows >= 4 * cores)) {
-    const i64 budget = cache_chunk_bytes("PORTKERN_CONV2D_CHUNK_MB", 0.5) / i64(sizeof(float)) / row_floats;
-    const i64 chunk = std::clamp<i64>((budget - a.window_h) / a.stride_h + 1, 1, (rows + cores - 1) / cores);
-    const i64 band_rows = (chunk - 1) * a.stride_h + a.window_h;
-    const i64 band_floats = checked_mul(band_rows, row_floats, conv2d_fn, "a padded image band");
-    const i64 offset_floats = chunk * a.out_w * i64(sizeof(i64) / sizeof(float));
+    const i64 chunk = band_chunk(a, p, (rows + cores - 1) / cores);
     for_each_core_part(
-        q, rows, cores, "conv2d scratch (padded image band)",
-        [&](i64, i64) { return checked_add(band_floats, offset_floats, conv2d_fn, "a padded image band"); },
+        q, rows, cores, "conv2d scratch (padded image band)", [&](i64, i64) { return band_floats(a, p, chunk); },
         [&](Queue&, i64 begin, i64 end, float* scratch) {
-          i64* offsets = reinterpret_cast<i64*>(scratch);   // the lease is aligned for any type
-          float* band = scratch + offset_floats;
           for (i64 r0 = begin; r0 < end;) {   // bands of one image each
             const i64 r1 = std::min({end, r0 + chunk, (r0 / a.out_h + 1) * a.out_h});
-            run_band(a, p, filter, r0, r1, band, offsets);
+            run_band(a, p, filter, 0, r0, r1, scratch);
             r0 = r1;
           }
         });
@@ -133,17 +143,17 @@ void run_im2col_in_place(Queue& q, const ConvArgs& a) {
   std::optional<portkern::detail::ScratchPool::Lease> image_lease;
   const float* image = a.input;
   if (p.copied) {
-    image_lease.emplace(lease_floats(q, checked_product({a.batch, p.h, p.w, a.in_c}, conv2d_fn, "the padded image"),
+    image_lease.emplace(lease_floats(q, checked_product({a.batch, p.h, p.w, p.channels}, conv2d_fn, "the padded image"),
                                      "conv2d scratch (padded image)"));
     float* padded = image_lease->as<float>();
     const i64 padded_rows = a.batch * p.h;
 #pragma omp parallel for schedule(static) num_threads(q.cpu_threads()) if (padded_rows * row_floats > (i64(1) << 15))
-    for (i64 row = 0; row < padded_rows; ++row) pad_row(a, p, row / p.h, row % p.h, padded + row * row_floats);
+    for (i64 row = 0; row < padded_rows; ++row) pad_row(a, p, 0, row / p.h, row % p.h, padded + row * row_floats);
     image = padded;
   }
   portkern::detail::ScratchPool::Lease offsets_lease = q.scratch_pool().lease(
       checked_bytes(pixels, sizeof(i64), conv2d_fn, "patch offsets"), "conv2d scratch (patch offsets)");
-  multiply_rows(a, p, filter, image, 0, 0, rows, offsets_lease.as<i64>(), q.cpu_threads());
+  multiply_rows(a, p, filter, 0, image, 0, 0, rows, offsets_lease.as<i64>(), q.cpu_threads());
 }
 
 }  // namespace portkern::conv2d_impl

@@ -17,12 +17,40 @@
 //   long as window_w * in_c, so 3-channel images multiply in runs of 21 (7x7) or 9 (3x3) steps.
 #pragma once
 
+#include <cstdint>
+
 #include "conv2d/args.hpp"
+#include "portkern/gemm_packed.hpp"
 #include "portkern/runtime/queue.hpp"
 
 namespace portkern::conv2d_impl {
 
 // Runs the undilated, ungrouped convolution `a` on the CPU queue q.
 void run_im2col_in_place(Queue& q, const ConvArgs& a);
+
+// The image as far as its windows reach, inside the zero border they read, of `channels` of its channels a pixel
+// (all of them, or a channel group's): pad_top rows and pad_left columns before it; after it as many as the last
+// window needs (bottom / right padding no window reads is left out, and so are the image's own rows and columns no
+// window reads: a huge padding copies no more than its windows' reach).
+struct PaddedImage {
+  std::int64_t h, w, channels;
+  std::int64_t row_floats;   // w * channels, checked
+  bool copied;               // false: the input itself (all channels, no border needed)
+};
+PaddedImage padded_image(const ConvArgs& a, std::int64_t channels);
+
+// Output rows a band holds: as many as keep its padded rows in a core's cache (0.5 MiB, PORTKERN_CONV2D_CHUNK_MB),
+// from 1 to `most`.
+std::int64_t band_chunk(const ConvArgs& a, const PaddedImage& p, std::int64_t most);
+
+// The floats of the scratch run_band needs for bands of up to `rows` output rows (the band, then the patch
+// offsets).
+std::int64_t band_floats(const ConvArgs& a, const PaddedImage& p, std::int64_t rows);
+
+// Output rows [begin, end), all of one image, of channel group `group` (0 where ungrouped: p.channels = in_c) on
+// the calling thread: the padded rows of the group's channels their windows read (a band), then the GEMM of
+// those pixels by the group's packed filter (its out_c / groups rows), the epilogue on each tile.
+void run_band(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, std::int64_t group,
+              std::int64_t begin, std::int64_t end, float* scratch);
 
 }  // namespace portkern::conv2d_impl
