@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "portkern/kernel/plus_if_set.hpp"
 #include "portkern/precision.hpp"
 
 namespace portkern::gemm_impl {
@@ -25,19 +26,17 @@ struct GemmEpilogue {
     return {bias ? bias + i : nullptr, residual ? residual + i + j * ldc : nullptr, relu};
   }
 
-  // Applies it to rows x cols of C at c (the block this epilogue was taken `at`); nothing when it is empty.
+  // Applies it to rows x cols of C at c (the block this epilogue was taken `at`); nothing when it is empty. One
+  // pass over each column, the operands that are not set selected away (kernel/plus_if_set.hpp).
   void apply(std::int64_t rows, std::int64_t cols, T* c, std::int64_t ldc) const {
     if (!any()) return;
     for (std::int64_t j = 0; j < cols; ++j) {
       T* cj = c + j * ldc;
-      if (residual) {
-        const T* rj = residual + j * ldc;
-        for (std::int64_t i = 0; i < rows; ++i) cj[i] += rj[i];
+      const T* rj = residual ? residual + j * ldc : nullptr;
+      for (std::int64_t i = 0; i < rows; ++i) {
+        const T v = kernel::plus_if_set(kernel::plus_if_set(cj[i], rj, i, cj), bias, i, cj);
+        cj[i] = relu && v < T(0) ? T(0) : v;
       }
-      if (bias)
-        for (std::int64_t i = 0; i < rows; ++i) cj[i] += bias[i];
-      if (relu)
-        for (std::int64_t i = 0; i < rows; ++i) cj[i] = cj[i] < T(0) ? T(0) : cj[i];
     }
   }
 };
