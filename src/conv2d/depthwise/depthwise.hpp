@@ -38,10 +38,10 @@
 // does, ran depthwise 0.98x). On CUDA: 0.65-0.80 of cuDNN fp32 on 27 layers (H200, two machines;
 // depthwise/entry.cpp). The grouped mode wins on the CPU with its block-diagonal fragment (groups of 2 to 32
 // channels: 0.96-0.97 of oneDNN on 10 grouped layers of 7 networks, 2 Zen 5 cores; grouped/block.hpp; groups
-// of 32 on images under 14 x 14 output pixels go to grouped/gemm) and its phases below 8 output channels a group
-// otherwise (from 8 a group, grouped/gemm); on the H100 direct's one thread per output with its taps in registers
-// ran them 1.31x faster, and the rule keeps direct there (rule.cpp), though on AlexNet's 2 groups of 192 these
-// phases ran 1.9x direct's speed (H200, sixteenth session; the rule does not take that case yet).
+// of 32, and of 16 on large stride-1 images, go to grouped/gemm) and its phases below 8 output channels a group
+// otherwise (from 8 a group, grouped/gemm). On CUDA the rule sends groups of 16 channels or more to `implicit`
+// (an implicit GEMM per group on the fragments, 1.1-7x direct's speed on the H200) and narrower ones to direct,
+// whose one thread per output with its taps in registers ran ResNeXt-50's layers 1.31x faster than these phases.
 #pragma once
 
 #include <algorithm>
