@@ -84,6 +84,12 @@ inline std::vector<ConvCase> conv_cases() {
       {conv_desc(3, 5, 7, 40, 45, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), true, "3x3 same, batch 3, 7 wide, 40 -> 45",
        true},
       {conv_desc(2, 4, 6, 32, 20, 3, 3, 1, 1, {4, 3, 1, 1}), true, "3x3, border of 4 rows above, 3 below, batch 2"},
+      // First layers: 3 channels on images wider and taller than windowed's tiles (partial tiles on both sides,
+      // two blocks of output channels), and an 11 x 11 stride-4 window whose region holds fewer than 3 channels
+      // (windowed takes them in chunks of 1 or 2).
+      {conv_desc(2, 19, 37, 3, 70, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), true, "3x3 same, 3 -> 70, 19 x 37, bias relu",
+       true},
+      {conv_desc(1, 47, 71, 3, 35, 11, 11, 4, 4, {2, 1, 2, 1}), true, "11x11 stride 4, 3 -> 35, 47 x 71, bias"},
   };
   // Grouped and depthwise convolutions (ResNeXt, MobileNet, EfficientNet): `direct`, `grouped` and (groups = in_c
   // = out_c) `depthwise` take them; a block of 64 channels that spans several groups, groups of one output channel.

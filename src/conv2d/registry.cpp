@@ -13,6 +13,7 @@ namespace portkern::conv2d_impl {
 #define PORTKERN_CONV2D_ALGORITHMS(X) \
   X(direct)                           \
   X(tiled)                            \
+  X(windowed)                         \
   X(im2col)                           \
   X(gemm_1x1)                         \
   X(winograd)                         \

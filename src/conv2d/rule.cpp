@@ -6,6 +6,7 @@
 //      ieee precision, where the class has no deployment of its own for it), the deployment's fallback, written
 //      by the generator from tools/tuning/runtime_rules.py so that the analysis scores the same rule (im2col,
 //      which takes any undilated convolution);
+//   0. on CUDA, first layers (few input channels) go to `windowed` before the deployment (is_stem below);
 //   3. where neither applies (dilation > 1, groups > 1): `depthwise` where groups = in_c = out_c; on the CPU
 //      `grouped` where groups > 1 (grouped/gemm where a group has gemm_group_outputs output channels or more and
 //      is not one of grouped/default's block-diagonal groups of 2, 4 or 8 channels, nor of 16 on a small or
@@ -68,8 +69,22 @@ std::string grouped_implicit_config(const Conv2dDesc& d, Precision precision) {
   return wide ? "implicit/r8a1c8_wg16x16_staged_k32_s3_x3" : "implicit/r4a1c4_wg16x16_staged_k32_s3_x3";
 }
 
+// CUDA's first layers (1 to 4 input channels, strides of 1 or 2) run `windowed` (windowed.hpp), IEEE fp32 at every
+// precision: on the H200 at batch 4, 0.80-1.10 of cuDNN FP32 on 13 such stems of 13 networks, where the deployment's
+// picks (implicit, im2col: k-tiles of 27 to 147 copied element by element) ran 0.20-0.60 (docs/performance.md,
+// 2026-11-29). Patchify stems (stride 4) stay the deployment's: windowed ran them at 0.45-0.60.
+constexpr std::int64_t stem_channels = 4, stem_stride = 2;
+constexpr std::string_view stem_config = "windowed/t8x16_k32_p4v4";
+bool is_stem(const Conv2dDesc& d) {
+  return d.groups == 1 && d.in_c <= stem_channels && d.stride_h <= stem_stride && d.stride_w <= stem_stride;
+}
+
 template <class D>
 Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precision precision) {
+  if (!device.is_cpu() && is_stem(d) &&
+      conv2d_not_applicable(device, d, "windowed", stem_config, precision).empty())
+    return {"windowed", std::string(stem_config),
+            "first layer (in_c = " + std::to_string(d.in_c) + " <= 4, stride <= 2): " + std::string(stem_config)};
   const deploy::ConvProblem p = problem(d);
   deploy::Path path;
   const std::string_view family = D::families[D::select_family(p, &path)];

@@ -89,11 +89,35 @@ __host__ __device__ constexpr int packed() {
 }
 
 template <class Kernel>
-__global__ void __launch_bounds__(Kernel::group_shape::size * packed<Kernel>()) entry(const Kernel kernel,
-                                                                                     std::int64_t groups_x) {
+__device__ __forceinline__ void run_group(const Kernel& kernel, std::int64_t groups_x) {
   Group<typename Kernel::group_shape, packed<Kernel>()> group{groups_x};
   if (packed<Kernel>() > 1 && group.x() >= groups_x) return;   // the last block's groups past the launch's
   kernel(group);
+}
+
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::group_shape::size * packed<Kernel>()) entry(const Kernel kernel,
+                                                                                     std::int64_t groups_x) {
+  run_group(kernel, groups_x);
+}
+
+// The entry of a kernel that asks for resident_groups blocks a multiprocessor (model.hpp): registers capped so
+// that they fit. A separate entry: __launch_bounds__ with a second argument of 1 still changes other kernels'
+// code (ptxas, sm_90: 4 more registers on tiled's).
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::group_shape::size * packed<Kernel>(), Kernel::resident_groups)
+    resident_entry(const Kernel kernel, std::int64_t groups_x) {
+  run_group(kernel, groups_x);
+}
+
+template <class Kernel>
+constexpr auto entry_of() {
+  if constexpr (requires { Kernel::resident_groups; }) {
+    static_assert(Kernel::resident_groups >= 1, "resident_groups: at least 1");
+    return &resident_entry<Kernel>;
+  } else {
+    return &entry<Kernel>;
+  }
 }
 
 // The most dynamic shared memory any GPU gives a block (227 KiB, sm_90).
@@ -128,8 +152,8 @@ void prepare(const Queue& queue, const char* function) {
                                                          queue.device().index()));
     require(dynamic <= std::size_t(most), function, "the group's shared memory (bytes)", std::int64_t(dynamic),
             "<= " + std::to_string(most) + ", the most a block of this device may use");
-    PORTKERN_CUDA_CHECK(function, cudaFuncSetAttribute(entry<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                       int(dynamic)));
+    PORTKERN_CUDA_CHECK(function, cudaFuncSetAttribute(entry_of<Kernel>(),
+                                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(dynamic)));
   }
 }
 
@@ -146,7 +170,7 @@ std::int64_t resident_groups(const Queue& queue) {
   prepare<Kernel>(queue, function);
   int per_processor = 0;
   PORTKERN_CUDA_CHECK(function, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                                    &per_processor, entry<Kernel>, Kernel::group_shape::size * packed<Kernel>(),
+                                    &per_processor, entry_of<Kernel>(), Kernel::group_shape::size * packed<Kernel>(),
                                     dynamic_shared_bytes<Kernel>()));
   const std::int64_t count =
       std::int64_t(per_processor) * queue.device().properties().compute_units * packed<Kernel>();
@@ -171,7 +195,7 @@ void launch(const Queue& queue, const Range& groups, const Kernel& kernel) {
   constexpr std::size_t dynamic = dynamic_shared_bytes<Kernel>();
   const dim3 grid(unsigned((groups.x + pack - 1) / pack), unsigned(groups.y), unsigned(groups.z));
   const dim3 block(S::x, pack > 1 ? pack : S::y, S::z);
-  entry<Kernel><<<grid, block, dynamic, static_cast<cudaStream_t>(queue.native_stream())>>>(kernel, groups.x);
+  entry_of<Kernel>()<<<grid, block, dynamic, static_cast<cudaStream_t>(queue.native_stream())>>>(kernel, groups.x);
   PORTKERN_CUDA_CHECK(function, cudaGetLastError());
 }
 

@@ -28,6 +28,10 @@
 //   so that small groups (a warp or two) do not leave a multiprocessor's block slots the limit on its threads
 //   (32 blocks of 32 threads fill half an H100 SM); the CPU ignores it. A barrier or local() in such a kernel
 //   does not compile on CUDA.
+// - A kernel may declare `static constexpr int resident_groups = N;`: CUDA compiles it for N groups resident on a
+//   multiprocessor at once (registers capped at 65536 / (N x items) an item; above the cap they spill); the CPU
+//   ignores it. Without it the compiler may take up to 255 registers an item, which can leave a multiprocessor
+//   one group of a large kernel.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,39 @@
+// The `windowed` configurations this build instantiates (the same on every back end), and the call of one of
+// them by name. Hand-picked from the space: 32 or 64 output channels a group at tiles of 128 or 64 pixels, items
+// of 2 to 8 pixels by 4 or 8 channels. The first, the default and CUDA's pick for first layers (rule.cpp), ran
+// best or within 5% of the best on 13 of 15 stems on the H200 (32 x 8 = 256 items of 4 pixels x 4 channels:
+// more groups and items than the others on small images).
+#pragma once
+
+#include <array>
+#include <string_view>
+#include <utility>
+
+#include "conv2d/windowed/windowed.hpp"
+#include "portkern/runtime/queue.hpp"
+
+namespace portkern::conv2d_impl {
+
+inline constexpr std::array<std::string_view, 10> windowed_instantiated = {
+    "windowed/t8x16_k32_p4v4", "windowed/t8x16_k64_p4v8", "windowed/t4x16_k64_p4v8", "windowed/t8x16_k32_p4v8",
+    "windowed/t8x16_k64_p8v8", "windowed/t8x16_k32_p8v8", "windowed/t8x16_k32_p2v4", "windowed/t8x16_k64_p2v4",
+    "windowed/t4x16_k32_p2v4", "windowed/t4x16_k64_p2v8"};
+
+// Calls launch(Conv2dWindowed<P>{args, vector_k}) for the configuration named `config`; false if none is.
+template <class Launch>
+bool with_windowed_conv(std::string_view config, const ConvArgs& args, bool vector_k, Launch&& launch) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    bool found = false;
+    ((!found && config == windowed_instantiated[I]
+          ? (launch(Conv2dWindowed<parse_windowed(windowed_instantiated[I])>{args, vector_k}), found = true)
+          : false),
+     ...);
+    return found;
+  }(std::make_index_sequence<windowed_instantiated.size()>{});
+}
+
+// Defined by kernels.cpp (the CPU) and kernels.cu (CUDA): false when `config` is not instantiated.
+bool run_windowed_cpu(const Queue& queue, std::string_view config, const ConvArgs& args, bool vector_k);
+bool run_windowed_cuda(const Queue& queue, std::string_view config, const ConvArgs& args, bool vector_k);
+
+}  // namespace portkern::conv2d_impl

@@ -1,0 +1,236 @@
+// The `windowed` convolution family: a direct convolution whose group copies the input window region of its
+// tile of output pixels into group-local memory once, then walks the window from there, written once in the
+// kernel model (barriers, group-local memory, per-item register tiles).
+//
+// What it computes: the NHWC output, plus bias, plus residual, then ReLU (dilation 1, one group; any window,
+// stride and padding), in IEEE fp32 FMA. A group owns tile_h x tile_w output pixels of one image by block_k
+// output channels. Its input channels are taken in chunks that fit group-local memory (all of them at once for
+// a 3-channel image): per chunk it copies the tile's window region, ((tile_h - 1) * stride_h + window_h) rows of
+// ((tile_w - 1) * stride_w + window_w) pixels, zeros outside the image, and then the filters in stages of as
+// many window rows as 2048 values hold (window_w * chunk x block_k values a row; a 3x3 window of 3 channels is
+// one stage), double-buffered: each phase first copies the next stage into the other buffer (the loads'
+// latency is covered by the other groups on the multiprocessor), then multiplies the current one. An item owns
+// `pixels` consecutive pixels of a tile row by vec_k consecutive channels: per window value it reads `pixels`
+// inputs and vec_k / 4 16-byte filter vectors for pixels * vec_k FMAs.
+//
+// Parameters (name "windowed/t<tile_h>x<tile_w>_k<block_k>_p<pixels>v<vec_k>"): tile_h in {2, 4, 8}, tile_w in
+// {8, 16}, block_k in {32, 64}, pixels in {2, 4, 8}, vec_k in {4, 8}, with 32 to 1024 items a group.
+//
+// When it wins: first layers (on the H200, 0.77-1.05 of cuDNN FP32 on 13 stems of 1 or 3 channels at strides 1 and 2,
+// where implicit GEMMs ran 0.23-0.60; docs/performance.md), whose few input channels make an implicit GEMM's k-tiles
+// narrow and its window copies element by element (3 channels: no 16-byte chunk), and whose im2col buffer is window_h *
+// window_w times the image: the window region is read from memory once per tile and reused from group-local memory by
+// every window position. Layers with many channels are GEMMs' (implicit, gemm_1x1, winograd): their chunks of few
+// channels leave the FMAs waiting on barriers. Patchify stems (stride = window) reuse nothing across window positions:
+// 0.45-0.60 of cuDNN. On the CPU the items' runtime loops do not vectorise (1-3 GFLOP/s): im2col/in_place's
+// micro-kernels take first layers there.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/config_names.hpp"
+#include "conv2d/args.hpp"
+#include "portkern/kernel/model.hpp"
+#include "portkern/kernel/private_array.hpp"
+
+namespace portkern::conv2d_impl {
+
+struct WindowedConfig {
+  int tile_h = 8, tile_w = 16, block_k = 64, pixels = 4, vec_k = 8;
+  constexpr bool operator==(const WindowedConfig&) const = default;
+  constexpr int items() const { return block_k / vec_k * (tile_h * tile_w / pixels); }
+};
+
+// Group-local memory of every configuration: the window region of a chunk of channels (16 KiB), and the
+// largest tile and window width whose region and filter rows hold at least one channel in every configuration.
+inline constexpr int windowed_region_floats = 4096, windowed_largest_tile_h = 8, windowed_largest_tile_w = 16;
+inline constexpr int windowed_largest_window_w = 16;
+
+constexpr bool windowed_in_space(const WindowedConfig& p) {
+  auto one_of = [](int v, auto... values) { return ((v == values) || ...); };
+  return one_of(p.tile_h, 2, 4, 8) && one_of(p.tile_w, 8, 16) && one_of(p.block_k, 32, 64) &&
+         one_of(p.pixels, 2, 4, 8) && one_of(p.vec_k, 4, 8) && p.items() >= 32 && p.items() <= 1024;
+}
+
+// Parses a name made by name(); `ok` tells whether it was one of the space's.
+constexpr WindowedConfig parse_windowed(std::string_view s, bool* ok = nullptr) {
+  using config_names::parse_int, config_names::parse_literal;
+  WindowedConfig p;
+  const bool good = parse_literal(s, "windowed/t") && parse_int(s, p.tile_h) && parse_literal(s, "x") &&
+                    parse_int(s, p.tile_w) && parse_literal(s, "_k") && parse_int(s, p.block_k) &&
+                    parse_literal(s, "_p") && parse_int(s, p.pixels) && parse_literal(s, "v") &&
+                    parse_int(s, p.vec_k) && s.empty() && windowed_in_space(p);
+  if (ok) *ok = good;
+  return p;
+}
+
+inline std::string name(const WindowedConfig& p) {
+  auto s = [](int v) { return std::to_string(v); };
+  return "windowed/t" + s(p.tile_h) + "x" + s(p.tile_w) + "_k" + s(p.block_k) + "_p" + s(p.pixels) + "v" +
+         s(p.vec_k);
+}
+
+template <WindowedConfig P>
+struct Conv2dWindowed {
+  static_assert(windowed_in_space(P), "a configuration of the windowed space");
+  static constexpr int TH = P.tile_h, TW = P.tile_w, BK = P.block_k, PX = P.pixels, VK = P.vec_k;
+  static constexpr int items_k = BK / VK, row_items = TW / PX, items = P.items();
+  // A window row's filters (capacity): the widest window's block_k filters of one channel at least.
+  static constexpr int filter_floats = 2048;
+  static_assert(filter_floats >= windowed_largest_window_w * BK, "filter capacity");
+  static_assert(TH <= windowed_largest_tile_h && TW <= windowed_largest_tile_w, "the applicability check's tile");
+  using group_shape = kernel::Shape<items_k, items / items_k>;
+  // Registers: the accumulators and about 56 more an item (ptxas, sm_90: no spills); without the cap ptxas took
+  // 124-217 an item, one or two groups a multiprocessor.
+  static constexpr int registers = 56 + PX * VK;
+  static constexpr int resident_groups = 65536 / (registers * items) > 1 ? 65536 / (registers * items) : 1;
+
+  ConvArgs a;
+  bool vector_k;   // out_c % 4 == 0 and the output 16-byte aligned: vector stores
+
+  PORTKERN_INLINE std::int64_t tiles_h() const { return (a.out_h + TH - 1) / TH; }
+  PORTKERN_INLINE std::int64_t tiles_w() const { return (a.out_w + TW - 1) / TW; }
+  PORTKERN_INLINE std::int64_t region_rows() const { return (TH - 1) * a.stride_h + a.window_h; }
+  PORTKERN_INLINE std::int64_t region_cols() const { return (TW - 1) * a.stride_w + a.window_w; }
+  // Input channels per chunk: as many as the region and a window row's filters hold (at least one: why_not).
+  PORTKERN_INLINE std::int64_t chunk() const {
+    const std::int64_t by_region = windowed_region_floats / (region_rows() * region_cols());
+    const std::int64_t by_filter = filter_floats / (a.window_w * BK);
+    const std::int64_t most = by_region < by_filter ? by_region : by_filter;
+    return a.in_c < most ? a.in_c : most;
+  }
+  // Tiles along x (image by image, row by row), blocks of output channels along y.
+  kernel::Range groups() const { return {a.batch * tiles_h() * tiles_w(), (a.out_c + BK - 1) / BK, 1}; }
+
+  template <class Group>
+  PORTKERN_KERNEL void operator()(Group& g) const {
+    auto& region = g.template local<float[windowed_region_floats], 0>();
+    auto& filters = g.template local<float[2][filter_floats], 1>();
+    kernel::private_array<float, PX * VK, Group> acc;
+    const std::int64_t tx = g.x() % tiles_w(), ty = g.x() / tiles_w() % tiles_h(), n = g.x() / (tiles_w() * tiles_h());
+    const std::int64_t oy0 = ty * TH, ox0 = tx * TW, k0 = g.y() * BK;
+    const std::int64_t iy0 = oy0 * a.stride_h - a.pad_top, ix0 = ox0 * a.stride_w - a.pad_left;
+    const int rows = int(region_rows()), cols = int(region_cols()), most = int(chunk());
+    const int R = int(a.window_h), S = int(a.window_w), sh = int(a.stride_h), sw = int(a.stride_w);
+    const float* image = a.input + n * a.in_h * a.in_w * a.in_c;
+
+    // The filters of window rows [r0, r0 + rows of the stage), channels [c0, c0 + cc) and the block's output
+    // channels: value e of the stage, e = (window value j from the stage's first one) * BK + ch, where window
+    // value j = (r - r0) * S * cc + s * cc + c; 0 past the last output channel.
+    auto filter_value = [&](int r0, std::int64_t c0, int cc, int e) {
+      const int j = e / BK, ch = e % BK;
+      std::int64_t row = std::int64_t(r0) * S * cc + j;   // RSCK row with every channel in the chunk
+      if (cc != a.in_c) {
+        const int r = j / (S * cc), at = j - r * S * cc;
+        row = (std::int64_t(r0 + r) * S + at / cc) * a.in_c + c0 + at % cc;
+      }
+      return k0 + ch < a.out_c ? a.filter[row * a.out_c + k0 + ch] : 0.f;
+    };
+
+    g.for_each_item([&](kernel::Item item) {
+      PORTKERN_UNROLL
+      for (int i = 0; i < PX * VK; ++i) acc(item, i) = 0.f;
+    });
+    for (std::int64_t c0 = 0; c0 < a.in_c; c0 += most) {
+      const int cc = a.in_c - c0 < most ? int(a.in_c - c0) : most, row_len = cols * cc, row_filters = S * cc * BK;
+      // Window rows a stage of filters holds (at least 1: chunk()), and the stages.
+      const int stage_rows = filter_floats / row_filters < R ? filter_floats / row_filters : R;
+      const int stages = (R + stage_rows - 1) / stage_rows;
+      auto stage_floats = [&](int st) {
+        return ((st + 1) * stage_rows < R ? stage_rows : R - st * stage_rows) * row_filters;
+      };
+      // The region (rows x cols pixels of cc channels, zeros outside the image) and the first stage's filters.
+      // With every channel in the chunk a region row is one run of the input, bounded without a division.
+      g.for_each_item([&](kernel::Item item) {
+        for (int e = item.linear; e < rows * row_len; e += items) {
+          const int row = e / row_len, at = e - row * row_len;
+          const std::int64_t iy = iy0 + row;
+          float value = 0.f;
+          if (iy >= 0 && iy < a.in_h) {
+            const float* line = image + iy * a.in_w * a.in_c;
+            if (cc == a.in_c) {
+              const std::int64_t offset = ix0 * a.in_c + at;
+              if (offset >= 0 && offset < a.in_w * a.in_c) value = line[offset];
+            } else {
+              const int col = at / cc;
+              const std::int64_t ix = ix0 + col;
+              if (ix >= 0 && ix < a.in_w) value = line[ix * a.in_c + c0 + (at - col * cc)];
+            }
+          }
+          region[e] = value;
+        }
+        for (int e = item.linear; e < stage_floats(0); e += items) filters[0][e] = filter_value(0, c0, cc, e);
+      });
+      g.barrier();
+      for (int st = 0; st < stages; ++st) {
+        g.for_each_item([&](kernel::Item item) {
+          // The next stage's filters go to the other buffer first: their loads' latency is the other groups'
+          // FMAs on the multiprocessor (values held in registers across the products cost 40-90 registers).
+          if (st + 1 < stages)
+            for (int e = item.linear; e < stage_floats(st + 1); e += items)
+              filters[(st + 1) % 2][e] = filter_value((st + 1) * stage_rows, c0, cc, e);
+          float sum[PX][VK];
+          PORTKERN_UNROLL
+          for (int p = 0; p < PX; ++p)
+            PORTKERN_UNROLL
+            for (int v = 0; v < VK; ++v) sum[p][v] = acc(item, p * VK + v);
+          // This item's pixels read window row r of the region from (its tile row * stride + r, its first
+          // column * stride), sw * cc floats apart; window value j = s * cc + c of a row is j further.
+          const int tile_row = item.y / row_items, first_col = item.y % row_items * PX, step = sw * cc;
+          const int r0 = st * stage_rows, r_end = r0 + stage_rows < R ? r0 + stage_rows : R;
+          for (int r = r0; r < r_end; ++r) {
+            const float* in = &region[((tile_row * sh + r) * cols + first_col * sw) * cc];
+            const float* f = &filters[st % 2][(r - r0) * row_filters + item.x * VK];
+            for (int j = 0; j < S * cc; ++j) {
+              float x[PX];
+              PORTKERN_UNROLL
+              for (int p = 0; p < PX; ++p) x[p] = in[p * step + j];
+              PORTKERN_UNROLL
+              for (int v0 = 0; v0 < VK; v0 += 4) {
+                const auto w = kernel::vec<float, 4>::load(f + j * BK + v0);
+                PORTKERN_UNROLL
+                for (int p = 0; p < PX; ++p)
+                  PORTKERN_UNROLL
+                  for (int v = 0; v < 4; ++v) sum[p][v0 + v] += x[p] * w[v];
+              }
+            }
+          }
+          PORTKERN_UNROLL
+          for (int p = 0; p < PX; ++p)
+            PORTKERN_UNROLL
+            for (int v = 0; v < VK; ++v) acc(item, p * VK + v) = sum[p][v];
+        });
+        g.barrier();   // the next phase overwrites the filters this one read (and, after the last stage, the region)
+      }
+    }
+
+    g.for_each_item([&](kernel::Item item) {
+      const std::int64_t oy = oy0 + item.y / row_items, first_x = ox0 + item.y % row_items * PX;
+      const std::int64_t k = k0 + item.x * VK;
+      if (oy >= a.out_h || k >= a.out_c) return;
+      PORTKERN_UNROLL
+      for (int p = 0; p < PX; ++p) {
+        const std::int64_t ox = first_x + p;
+        if (ox >= a.out_w) break;
+        const std::int64_t offset = ((n * a.out_h + oy) * a.out_w + ox) * a.out_c + k;
+        if (vector_k && k + VK <= a.out_c) {
+          PORTKERN_UNROLL
+          for (int v0 = 0; v0 < VK; v0 += 4) {
+            kernel::vec<float, 4> w;
+            PORTKERN_UNROLL
+            for (int v = 0; v < 4; ++v) w[v] = finish(acc(item, p * VK + v0 + v), a, offset + v0 + v, k + v0 + v);
+            w.store(a.output + offset + v0);
+          }
+        } else {
+          PORTKERN_UNROLL
+          for (int v = 0; v < VK; ++v)
+            if (k + v < a.out_c) a.output[offset + v] = finish(acc(item, p * VK + v), a, offset + v, k + v);
+        }
+      }
+    });
+  }
+};
+
+}  // namespace portkern::conv2d_impl
