@@ -68,19 +68,7 @@ void run_grouped_gemm(Queue& q, const ConvArgs& a) {
   if (a.dilation_h == 1 && a.dilation_w == 1) {
     // Undilated: the group's patches read in place from a band of its channels' padded rows (im2col/in_place's
     // bands), bands of one group and one image each.
-    const PaddedImage p = padded_image(a, group_in);
-    const std::int64_t chunk = band_chunk(a, p, (pairs + parts - 1) / parts);
-    for_each_core_part(
-        q, pairs, parts, "conv2d scratch (a channel group's padded band)",
-        [&](std::int64_t, std::int64_t) { return band_floats(a, p, chunk); },
-        [&](Queue&, std::int64_t begin, std::int64_t end, float* scratch) {
-          for (std::int64_t pair = begin; pair < end;) {
-            const std::int64_t g = pair / rows, r0 = pair % rows;
-            const std::int64_t r1 = std::min({rows, r0 + chunk, r0 + end - pair, (r0 / a.out_h + 1) * a.out_h});
-            run_band(a, p, filters[g], g, r0, r1, scratch);
-            pair += r1 - r0;
-          }
-        });
+    run_bands(q, a, padded_image(a, group_in), filters, a.groups, parts);
     return;
   }
   const std::int64_t budget = cache_chunk_bytes("PORTKERN_CONV2D_CHUNK_MB", 0.5) / 4;

@@ -37,21 +37,6 @@ void pad_row(const ConvArgs& a, const PaddedImage& p, i64 channel, i64 n, i64 ro
   std::memset(dst + left + inside, 0, std::size_t(row_floats - left - inside) * sizeof(float));
 }
 
-// Whether the GEMM skips the window rows that read only the zero border above or below the image (PatchRows):
-// where they are at least 2% of the windows' rows, and a tile's depth is long enough (256) that working out
-// which rows it needs costs little beside the multiply. A 3x3 window on a 7 x 7 image: 2 of 21 rows are border
-// (ResNet-50's conv5_4 1.07-1.10x); on 3-channel images of 256-416 pixels (a depth of 27) the per-tile work
-// cost 3-6% and saved nothing.
-bool skips_border_rows(const ConvArgs& a, const PaddedImage& p) {
-  if (a.window_h * a.window_w * p.channels < 256) return false;
-  i64 border = 0;
-  for (i64 y = 0; y < a.out_h; ++y) {
-    const i64 top = y * a.stride_h - a.pad_top;   // input row of window row 0
-    border += std::clamp<i64>(-top, 0, a.window_h) + std::clamp<i64>(top + a.window_h - a.in_h, 0, a.window_h);
-  }
-  return border * 50 >= a.out_h * a.window_h;
-}
-
 // Output rows [begin, end) of the batch's (image n, row y) rows by the filter of channel group `group`, on
 // `threads`: where each pixel's patch starts in `image` (the batch's padded images from its padded row `first`
 // on, n * p.h + row counting across images), then the GEMM of those pixels, the epilogue on each tile.
@@ -67,37 +52,47 @@ void multiply_rows(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<fl
     for (i64 x = 0; x < a.out_w; ++x) offsets[pixel++] = row * row_floats + x * column_step;
   }
   gemm_impl::cpu_packed::PatchColumns<float> patches{image, offsets, run, row_floats - run, column_step};
-  if (skips_border_rows(a, p)) patches.rows = {begin, a.out_w, a.out_h, a.stride_h, a.pad_top, a.in_h};
+  if (p.skips_border_rows) patches.rows = {begin, a.out_w, a.out_h, a.stride_h, a.pad_top, a.in_h};
   gemm_impl::cpu_packed::run_prepacked_patches(
       filter.layout(), filter.data(), (end - begin) * a.out_w, 1.f, patches, 0.f, a.output + at, a.out_c, threads,
       gemm_impl::GemmEpilogue<float>{a.bias ? a.bias + channel : nullptr, a.residual ? a.residual + at : nullptr,
                                      a.relu});
 }
 
+// PaddedImage::skips_border_rows: a tile's depth of 256 or more, so that working out which rows it needs costs
+// little beside the multiply. A 3x3 window on a 7 x 7 image: 2 of 21 rows are border (ResNet-50's conv5_4
+// 1.07-1.10x); on 3-channel images of 256-416 pixels (a depth of 27) the per-tile work cost 3-6% and saved
+// nothing. Computed once per layer (padded_image), not per band.
+bool skips_border_rows(const ConvArgs& a, i64 channels) {
+  if (a.window_h * a.window_w * channels < 256) return false;
+  i64 border = 0;
+  for (i64 y = 0; y < a.out_h; ++y) {
+    const i64 top = y * a.stride_h - a.pad_top;   // input row of window row 0
+    border += std::clamp<i64>(-top, 0, a.window_h) + std::clamp<i64>(top + a.window_h - a.in_h, 0, a.window_h);
+  }
+  return border * 50 >= a.out_h * a.window_h;
+}
+
 // The rows of a band for `rows` output rows.
 i64 band_rows(const ConvArgs& a, i64 rows) { return (rows - 1) * a.stride_h + a.window_h; }
 
-}  // namespace
-
-PaddedImage padded_image(const ConvArgs& a, i64 channels) {
-  const i64 reach_h = (a.out_h - 1) * a.stride_h + a.window_h, reach_w = (a.out_w - 1) * a.stride_w + a.window_w;
-  const bool copied =
-      channels != a.in_c || a.pad_top != 0 || a.pad_left != 0 || reach_h > a.in_h || reach_w > a.in_w;
-  const i64 h = copied ? reach_h : a.in_h, w = copied ? reach_w : a.in_w;
-  return {h, w, channels, checked_mul(w, channels, conv2d_fn, "a padded image row"), copied};
-}
-
+// Output rows a band holds: as many as keep its padded rows in a core's cache (0.5 MiB, PORTKERN_CONV2D_CHUNK_MB),
+// from 1 to `most`.
 i64 band_chunk(const ConvArgs& a, const PaddedImage& p, i64 most) {
   const i64 budget = cache_chunk_bytes("PORTKERN_CONV2D_CHUNK_MB", 0.5) / i64(sizeof(float)) / p.row_floats;
   return std::clamp<i64>((budget - a.window_h) / a.stride_h + 1, 1, std::max<i64>(most, 1));
 }
 
+// The floats of the scratch run_band needs for bands of up to `rows` output rows (the band, then the patch
+// offsets).
 i64 band_floats(const ConvArgs& a, const PaddedImage& p, i64 rows) {
   const i64 band = checked_mul(band_rows(a, rows), p.row_floats, conv2d_fn, "a padded image band");
   return checked_add(band, checked_mul(rows, a.out_w * i64(sizeof(i64) / sizeof(float)), conv2d_fn, "patch offsets"),
                      conv2d_fn, "a padded image band");
 }
 
+// Output rows [begin, end), all of one image, of channel group `group` on the calling thread: the band, then its
+// GEMM.
 void run_band(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, i64 group, i64 begin,
               i64 end, float* scratch) {
   const i64 n = begin / a.out_h, y0 = begin % a.out_h, row_floats = p.row_floats;
@@ -107,6 +102,34 @@ void run_band(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>&
   for (i64 row = first; row < last; ++row)
     pad_row(a, p, group * p.channels, n, row, band + (row - first) * row_floats);
   multiply_rows(a, p, filter, group, band, n * p.h + first, begin, end, offsets, 1);
+}
+
+}  // namespace
+
+PaddedImage padded_image(const ConvArgs& a, i64 channels) {
+  const i64 reach_h = (a.out_h - 1) * a.stride_h + a.window_h, reach_w = (a.out_w - 1) * a.stride_w + a.window_w;
+  const bool copied =
+      channels != a.in_c || a.pad_top != 0 || a.pad_left != 0 || reach_h > a.in_h || reach_w > a.in_w;
+  const i64 h = copied ? reach_h : a.in_h, w = copied ? reach_w : a.in_w;
+  return {h, w, channels, checked_mul(w, channels, conv2d_fn, "a padded image row"), copied,
+          skips_border_rows(a, channels)};
+}
+
+void run_bands(Queue& q, const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>* filters, i64 groups,
+               i64 parts) {
+  const i64 rows = a.batch * a.out_h, pairs = checked_mul(groups, rows, conv2d_fn, "groups * batch * out_h");
+  const i64 chunk = band_chunk(a, p, (pairs + parts - 1) / parts);
+  for_each_core_part(
+      q, pairs, parts, "conv2d scratch (a padded band of the image)",
+      [&](i64, i64) { return band_floats(a, p, chunk); },
+      [&](Queue&, i64 begin, i64 end, float* scratch) {
+        for (i64 pair = begin; pair < end;) {   // bands of one group and one image each
+          const i64 g = pair / rows, r0 = pair % rows;
+          const i64 r1 = std::min({rows, r0 + chunk, r0 + end - pair, (r0 / a.out_h + 1) * a.out_h});
+          run_band(a, p, filters[g], g, r0, r1, scratch);
+          pair += r1 - r0;
+        }
+      });
 }
 
 void run_im2col_in_place(Queue& q, const ConvArgs& a) {
@@ -127,16 +150,7 @@ void run_im2col_in_place(Queue& q, const ConvArgs& a) {
   // also splits the filter's rows.
   const i64 cores = core_parts(q, rows);
   if (p.copied && (cores == 1 || rows >= 4 * cores)) {
-    const i64 chunk = band_chunk(a, p, (rows + cores - 1) / cores);
-    for_each_core_part(
-        q, rows, cores, "conv2d scratch (padded image band)", [&](i64, i64) { return band_floats(a, p, chunk); },
-        [&](Queue&, i64 begin, i64 end, float* scratch) {
-          for (i64 r0 = begin; r0 < end;) {   // bands of one image each
-            const i64 r1 = std::min({end, r0 + chunk, (r0 / a.out_h + 1) * a.out_h});
-            run_band(a, p, filter, 0, r0, r1, scratch);
-            r0 = r1;
-          }
-        });
+    run_bands(q, a, p, &filter, 1, cores);
     return;
   }
 

@@ -36,21 +36,18 @@ struct PaddedImage {
   std::int64_t h, w, channels;
   std::int64_t row_floats;   // w * channels, checked
   bool copied;               // false: the input itself (all channels, no border needed)
+  // Whether the GEMM skips the window rows that read only the zero border above or below the image (PatchRows):
+  // where they are at least 2% of the windows' rows, and a tile's depth is 256 or more.
+  bool skips_border_rows;
 };
 PaddedImage padded_image(const ConvArgs& a, std::int64_t channels);
 
-// Output rows a band holds: as many as keep its padded rows in a core's cache (0.5 MiB, PORTKERN_CONV2D_CHUNK_MB),
-// from 1 to `most`.
-std::int64_t band_chunk(const ConvArgs& a, const PaddedImage& p, std::int64_t most);
-
-// The floats of the scratch run_band needs for bands of up to `rows` output rows (the band, then the patch
-// offsets).
-std::int64_t band_floats(const ConvArgs& a, const PaddedImage& p, std::int64_t rows);
-
-// Output rows [begin, end), all of one image, of channel group `group` (0 where ungrouped: p.channels = in_c) on
-// the calling thread: the padded rows of the group's channels their windows read (a band), then the GEMM of
-// those pixels by the group's packed filter (its out_c / groups rows), the epilogue on each tile.
-void run_band(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, std::int64_t group,
-              std::int64_t begin, std::int64_t end, float* scratch);
+// The convolution `a` in bands of output rows, each core part (of `parts`) its share of the (channel group, output
+// row) pairs: a band, of one group and one image, copies the padded rows of the group's p.channels channels its
+// windows read (as many rows as stay in a core's cache: 0.5 MiB, PORTKERN_CONV2D_CHUNK_MB), then multiplies its
+// pixels by filters[group] (the group's out_c / groups rows, packed), the epilogue on each tile. groups = 1: the
+// ungrouped convolution, p of all in_c channels.
+void run_bands(Queue& q, const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>* filters,
+               std::int64_t groups, std::int64_t parts);
 
 }  // namespace portkern::conv2d_impl
