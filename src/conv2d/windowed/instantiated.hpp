@@ -1,8 +1,8 @@
 // The `windowed` configurations this build instantiates (the same on every back end), and the call of one of
 // them by name. Hand-picked from the space: 32 or 64 output channels a group at tiles of 128 or 64 pixels, items
 // of 2 to 8 pixels by 4 or 8 channels. The first, the default and CUDA's pick for first layers (rule.cpp), ran
-// best or within 5% of the best on 13 of 15 stems on the H200 (32 x 8 = 256 items of 4 pixels x 4 channels:
-// more groups and items than the others on small images).
+// best or within 5% of the best on 14 of 15 stems at strides 1 and 2 on the H200 (32 x 8 = 256 items of 4
+// pixels x 4 channels: more groups and items than the others on small images).
 #pragma once
 
 #include <array>
