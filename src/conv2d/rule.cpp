@@ -1,4 +1,5 @@
 // The selection, in order:
+//   0. on CUDA, first layers (few input channels) go to `windowed` before the deployment (is_stem below);
 //   1. the generated deployment's pick for the device class (deploy/<class>/conv2d.hpp): its family tree
 //      chooses the algorithm, the algorithm's tree the configuration;
 //   2. where that pick does not apply to the descriptor (a shape unlike the tuning set's, e.g. Winograd for a
@@ -6,7 +7,6 @@
 //      ieee precision, where the class has no deployment of its own for it), the deployment's fallback, written
 //      by the generator from tools/tuning/runtime_rules.py so that the analysis scores the same rule (im2col,
 //      which takes any undilated convolution);
-//   0. on CUDA, first layers (few input channels) go to `windowed` before the deployment (is_stem below);
 //   3. where neither applies (dilation > 1, groups > 1): `depthwise` where groups = in_c = out_c; on the CPU
 //      `grouped` where groups > 1 (grouped/gemm where a group has gemm_group_outputs output channels or more and
 //      is not one of grouped/default's block-diagonal groups of 2, 4 or 8 channels, nor of 16 on a small or
@@ -70,9 +70,11 @@ std::string grouped_implicit_config(const Conv2dDesc& d, Precision precision) {
 }
 
 // CUDA's first layers (1 to 4 input channels, strides of 1 or 2) run `windowed` (windowed.hpp), IEEE fp32 at every
-// precision: on the H200 at batch 4, 0.80-1.10 of cuDNN FP32 on 13 such stems of 13 networks, where the deployment's
-// picks (implicit, im2col: k-tiles of 27 to 147 copied element by element) ran 0.20-0.60 (docs/performance.md,
-// 2026-11-29). Patchify stems (stride 4) stay the deployment's: windowed ran them at 0.45-0.60.
+// precision: on the H200 at batch 4, 0.77-1.05 of cuDNN FP32 on 13 such stems of 13 networks (LeNet-5's 32 x 32 one
+// 0.71), where the deployment's picks (implicit, im2col: k-tiles of 27 to 147 copied element by element) ran
+// 0.23-0.69 (docs/performance.md, 2026-11-29). Patchify stems (stride 4) stay the deployment's: windowed ran them at
+// 0.45-0.60. Until the cuda-sm90 deployment is measured again with windowed in its space, this clause stands in
+// front of it.
 constexpr std::int64_t stem_channels = 4, stem_stride = 2;
 constexpr std::string_view stem_config = "windowed/t8x16_k32_p4v4";
 bool is_stem(const Conv2dDesc& d) {
@@ -84,7 +86,8 @@ Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precisi
   if (!device.is_cpu() && is_stem(d) &&
       conv2d_not_applicable(device, d, "windowed", stem_config, precision).empty())
     return {"windowed", std::string(stem_config),
-            "first layer (in_c = " + std::to_string(d.in_c) + " <= 4, stride <= 2): " + std::string(stem_config)};
+            "first layer (in_c = " + std::to_string(d.in_c) + " <= " + std::to_string(stem_channels) +
+                ", stride <= " + std::to_string(stem_stride) + "): " + std::string(stem_config)};
   const deploy::ConvProblem p = problem(d);
   deploy::Path path;
   const std::string_view family = D::families[D::select_family(p, &path)];

@@ -14,11 +14,11 @@ namespace {
 const std::vector<std::string>& windowed_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> all;
-    for (int th : {2, 4, 8})
-      for (int tw : {8, 16})
-        for (int bk : {32, 64})
-          for (int px : {2, 4, 8})
-            for (int vk : {4, 8})
+    for (int th : windowed_tile_h)
+      for (int tw : windowed_tile_w)
+        for (int bk : windowed_block_k)
+          for (int px : windowed_pixels)
+            for (int vk : windowed_vec_k)
               if (const WindowedConfig c{th, tw, bk, px, vk}; windowed_in_space(c)) all.push_back(name(c));
     return all;
   }();

@@ -48,10 +48,19 @@ struct WindowedConfig {
 inline constexpr int windowed_region_floats = 4096, windowed_largest_tile_h = 8, windowed_largest_tile_w = 16;
 inline constexpr int windowed_largest_window_w = 16;
 
+// Each parameter's values (the space is their product, 32 to 1024 items a group).
+inline constexpr int windowed_tile_h[] = {2, 4, 8}, windowed_tile_w[] = {8, 16}, windowed_block_k[] = {32, 64};
+inline constexpr int windowed_pixels[] = {2, 4, 8}, windowed_vec_k[] = {4, 8};
+
 constexpr bool windowed_in_space(const WindowedConfig& p) {
-  auto one_of = [](int v, auto... values) { return ((v == values) || ...); };
-  return one_of(p.tile_h, 2, 4, 8) && one_of(p.tile_w, 8, 16) && one_of(p.block_k, 32, 64) &&
-         one_of(p.pixels, 2, 4, 8) && one_of(p.vec_k, 4, 8) && p.items() >= 32 && p.items() <= 1024;
+  auto one_of = [](int v, const auto& values) {
+    for (int x : values)
+      if (v == x) return true;
+    return false;
+  };
+  return one_of(p.tile_h, windowed_tile_h) && one_of(p.tile_w, windowed_tile_w) &&
+         one_of(p.block_k, windowed_block_k) && one_of(p.pixels, windowed_pixels) && one_of(p.vec_k, windowed_vec_k) &&
+         p.items() >= 32 && p.items() <= 1024;
 }
 
 // Parses a name made by name(); `ok` tells whether it was one of the space's.
