@@ -13,7 +13,7 @@
 //   tiled     — each item computes a tile of output pixels x a vector of output channels, reading input
 //               channels in vectors (seed 000, 4.1.1); dilation 1.
 //   windowed  — each group copies its output tile's input window region to group-local memory once and walks
-//               the window there, filters row by row beside it (first layers, large windows); dilation 1.
+//               the window there, filters in stages of window rows beside it (first layers); dilation 1.
 //   im2col    — the input patches as a matrix, then portkern::gemm (whole, chunked); on the CPU also in_place,
 //               the GEMM reading each patch from the image (no patch matrix); dilation 1.
 //   gemm_1x1  — 1x1 windows, stride 1, no padding: the NHWC input already is the GEMM operand; one GEMM.
