@@ -70,9 +70,9 @@ std::string grouped_implicit_config(const Conv2dDesc& d, Precision precision) {
 }
 
 // CUDA's first layers (1 to 4 input channels, strides of 1 or 2) run `windowed` (windowed.hpp), IEEE fp32 at every
-// precision: on the H200 at batch 4, 0.77-1.05 of cuDNN FP32 on 13 such stems of 13 networks (LeNet-5's 32 x 32 one
-// 0.71), where the deployment's picks (implicit, im2col: k-tiles of 27 to 147 copied element by element) ran
-// 0.23-0.69 (docs/performance.md, 2026-11-29). Patchify stems (stride 4) stay the deployment's: windowed ran them at
+// precision: on the H200 at batch 4, 0.86-1.19 of cuDNN FP32 on 14 such stems of 14 networks, where the
+// deployment's picks (implicit, im2col: k-tiles of 27 to 147 copied element by element) ran 0.23-0.69
+// (docs/performance.md, 2026-11-29). Patchify stems (stride 4) stay the deployment's: windowed ran them at
 // 0.45-0.60. Until the cuda-sm90 deployment is measured again with windowed in its space, this clause stands in
 // front of it.
 constexpr std::int64_t stem_channels = 4, stem_stride = 2;

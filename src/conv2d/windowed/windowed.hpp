@@ -6,24 +6,27 @@
 // stride and padding), in IEEE fp32 FMA. A group owns tile_h x tile_w output pixels of one image by block_k
 // output channels. Its input channels are taken in chunks that fit group-local memory (all of them at once for
 // a 3-channel image): per chunk it copies the tile's window region, ((tile_h - 1) * stride_h + window_h) rows of
-// ((tile_w - 1) * stride_w + window_w) pixels, zeros outside the image, and then the filters in stages of as
-// many window rows as 2048 values hold (window_w * chunk x block_k values a row; a 3x3 window of 3 channels is
-// one stage), double-buffered: each phase first copies the next stage into the other buffer (the loads'
-// latency is covered by the other groups on the multiprocessor), then multiplies the current one. An item owns
-// `pixels` consecutive pixels of a tile row by vec_k consecutive channels: per window value it reads `pixels`
-// inputs and vec_k / 4 16-byte filter vectors for pixels * vec_k FMAs.
+// ((tile_w - 1) * stride_w + window_w) pixels, zeros outside the image, one channel's rows after another's, and
+// then the filters in stages of as many window rows as 2048 values hold (window_w * chunk x block_k values a
+// row; a 3x3 window of 3 channels is one stage), double-buffered: each phase first copies the next stage into
+// the other buffer (the loads' latency is covered by the other groups on the multiprocessor), then multiplies
+// the current one. An item owns `pixels` consecutive pixels of a tile row by vec_k consecutive channels. For
+// the windows of first layers (3x3 at strides 1 and 2, 5x5 at 1, 7x7 at 2) the width and stride are compile-
+// time constants: per window row and channel the item loads the span of values its pixels' windows share once,
+// then each window value costs vec_k / 4 16-byte filter loads for pixels * vec_k FMAs. Other windows read
+// `pixels` inputs per window value.
 //
 // Parameters (name "windowed/t<tile_h>x<tile_w>_k<block_k>_p<pixels>v<vec_k>"): tile_h in {2, 4, 8}, tile_w in
 // {8, 16}, block_k in {32, 64}, pixels in {2, 4, 8}, vec_k in {4, 8}, with 32 to 1024 items a group.
 //
-// When it wins: first layers (on the H200, 0.77-1.05 of cuDNN FP32 on 13 stems of 1 or 3 channels at strides 1 and 2,
-// where implicit GEMMs ran 0.23-0.60; docs/performance.md), whose few input channels make an implicit GEMM's k-tiles
-// narrow and its window copies element by element (3 channels: no 16-byte chunk), and whose im2col buffer is window_h *
-// window_w times the image: the window region is read from memory once per tile and reused from group-local memory by
-// every window position. Layers with many channels are GEMMs' (implicit, gemm_1x1, winograd): their chunks of few
-// channels leave the FMAs waiting on barriers. Patchify stems (stride = window) reuse nothing across window positions:
-// 0.45-0.60 of cuDNN. On the CPU the items' runtime loops do not vectorise (1-3 GFLOP/s): im2col/in_place's
-// micro-kernels take first layers there.
+// When it wins: first layers (on the H200 at batch 4, 0.86-1.19 of cuDNN FP32 on 14 stems of 1 or 3 channels at
+// strides 1 and 2, where implicit GEMMs ran 0.23-0.69; docs/performance.md), whose few input channels make an implicit
+// GEMM's k-tiles narrow and its window copies element by element (3 channels: no 16-byte chunk), and whose im2col
+// buffer is window_h * window_w times the image: the window region is read from memory once per tile and reused from
+// group-local memory by every window position. Layers with many channels are GEMMs' (implicit, gemm_1x1, winograd):
+// their chunks of few channels leave the FMAs waiting on barriers. Patchify stems (stride = window) reuse nothing
+// across window positions: 0.45-0.60 of cuDNN. On the CPU the items' runtime loops do not vectorise (1-3 GFLOP/s):
+// im2col/in_place's micro-kernels take first layers there.
 #pragma once
 
 #include <cstdint>
@@ -91,9 +94,10 @@ struct Conv2dWindowed {
   static_assert(filter_floats >= windowed_largest_window_w * BK, "filter capacity");
   static_assert(TH <= windowed_largest_tile_h && TW <= windowed_largest_tile_w, "the applicability check's tile");
   using group_shape = kernel::Shape<items_k, items / items_k>;
-  // Registers: the accumulators and about 56 more an item (ptxas, sm_90: no spills); without the cap ptxas took
-  // 124-217 an item, one or two groups a multiprocessor.
-  static constexpr int registers = 56 + PX * VK;
+  // Registers: the accumulators, the widest span of window values multiply() holds (2 * PX + 5, a 7-wide
+  // window at stride 2) and 47 more an item (ptxas, sm_90: no spills); without the cap ptxas took 124-217 an
+  // item, one or two groups a multiprocessor.
+  static constexpr int registers = 52 + PX * VK + 2 * PX;
   static constexpr int resident_groups = 65536 / (registers * items) > 1 ? 65536 / (registers * items) : 1;
 
   ConvArgs a;
@@ -113,6 +117,51 @@ struct Conv2dWindowed {
   // Tiles along x (image by image, row by row), blocks of output channels along y.
   kernel::Range groups() const { return {a.batch * tiles_h() * tiles_w(), (a.out_c + BK - 1) / BK, 1}; }
 
+  // sum += an item's products over r_count window rows of cc channels. `in`: the region at the item's first
+  // pixel in the first of those rows (a channel's rows lie rows * cols values after the previous channel's);
+  // `f`: the stage's filters at the item's first output channel (window row r, column s, channel c at
+  // ((r * S + s) * cc + c) * BK). With the window width and stride known at compile time (WS, SW > 0) each
+  // (window row, channel) loads the (PX - 1) * SW + WS values its pixels' windows span once into registers:
+  // PX * VK FMAs per window value for VK / 4 16-byte filter loads and ((PX - 1) * SW + WS) / WS region loads.
+  // WS = SW = 0: the descriptor's, PX region loads per window value.
+  template <int WS, int SW>
+  PORTKERN_INLINE void multiply(float (&sum)[PX][VK], const float* in, const float* f, int r_count, int cc, int rows,
+                                int cols) const {
+    const int S = WS ? WS : int(a.window_w), sw = SW ? SW : int(a.stride_w);
+    for (int r = 0; r < r_count; ++r)
+      for (int c = 0; c < cc; ++c) {
+        const float* x_row = in + (c * rows + r) * cols;
+        const float* w_row = f + (r * S * cc + c) * BK;   // window column s: s * cc * BK further
+        if constexpr (WS > 0) {
+          constexpr int span = (PX - 1) * SW + WS;
+          float x[span];
+          PORTKERN_UNROLL
+          for (int q = 0; q < span; ++q) x[q] = x_row[q];
+          PORTKERN_UNROLL
+          for (int s = 0; s < WS; ++s) add_products(sum, x + s, SW, w_row + s * cc * BK);
+        } else {
+          for (int s = 0; s < S; ++s) {
+            float x[PX];
+            PORTKERN_UNROLL
+            for (int p = 0; p < PX; ++p) x[p] = x_row[p * sw + s];
+            add_products(sum, x, 1, w_row + s * cc * BK);
+          }
+        }
+      }
+  }
+
+  // sum[p][v] += x[p * x_step] * w[v]: one window value's products, its VK filters loaded 4 at a time.
+  PORTKERN_INLINE static void add_products(float (&sum)[PX][VK], const float* x, int x_step, const float* w) {
+    PORTKERN_UNROLL
+    for (int v0 = 0; v0 < VK; v0 += 4) {
+      const auto w4 = kernel::vec<float, 4>::load(w + v0);
+      PORTKERN_UNROLL
+      for (int p = 0; p < PX; ++p)
+        PORTKERN_UNROLL
+        for (int v = 0; v < 4; ++v) sum[p][v0 + v] += x[p * x_step] * w4[v];
+    }
+  }
+
   template <class Group>
   PORTKERN_KERNEL void operator()(Group& g) const {
     auto& region = g.template local<float[windowed_region_floats], 0>();
@@ -125,17 +174,25 @@ struct Conv2dWindowed {
     const int R = int(a.window_h), S = int(a.window_w), sh = int(a.stride_h), sw = int(a.stride_w);
     const float* image = a.input + n * a.in_h * a.in_w * a.in_c;
 
-    // The filters of window rows [r0, r0 + rows of the stage), channels [c0, c0 + cc) and the block's output
-    // channels: value e of the stage, e = (window value j from the stage's first one) * BK + ch, where window
-    // value j = (r - r0) * S * cc + s * cc + c; 0 past the last output channel.
-    auto filter_value = [&](int r0, std::int64_t c0, int cc, int e) {
-      const int j = e / BK, ch = e % BK;
-      std::int64_t row = std::int64_t(r0) * S * cc + j;   // RSCK row with every channel in the chunk
-      if (cc != a.in_c) {
-        const int r = j / (S * cc), at = j - r * S * cc;
-        row = (std::int64_t(r0 + r) * S + at / cc) * a.in_c + c0 + at % cc;
+    // An item's share of the filters of window rows [r0, r0 + rows of the stage), channels [c0, c0 + cc) and the
+    // block's output channels into `to`: value e = (window value j from the stage's first one) * BK + ch, where
+    // window value j = (r - r0) * S * cc + s * cc + c; 0 past the last output channel. With every channel in
+    // the chunk the stage is a run of RSCK rows, read without a division.
+    auto copy_filters = [&](kernel::Item item, int r0, std::int64_t c0, int cc, int count, float* to) {
+      const bool in_range = k0 + BK <= a.out_c;
+      if (cc == a.in_c) {
+        const float* from = a.filter + std::int64_t(r0) * S * cc * a.out_c + k0;
+        for (int e = item.linear; e < count; e += items) {
+          const int j = e / BK, ch = e % BK;
+          to[e] = in_range || k0 + ch < a.out_c ? from[std::int64_t(j) * a.out_c + ch] : 0.f;
+        }
+        return;
       }
-      return k0 + ch < a.out_c ? a.filter[row * a.out_c + k0 + ch] : 0.f;
+      for (int e = item.linear; e < count; e += items) {
+        const int j = e / BK, ch = e % BK, r = j / (S * cc), at = j - r * S * cc;
+        const std::int64_t row = (std::int64_t(r0 + r) * S + at / cc) * a.in_c + c0 + at % cc;
+        to[e] = k0 + ch < a.out_c ? a.filter[row * a.out_c + k0 + ch] : 0.f;
+      }
     };
 
     g.for_each_item([&](kernel::Item item) {
@@ -143,34 +200,28 @@ struct Conv2dWindowed {
       for (int i = 0; i < PX * VK; ++i) acc(item, i) = 0.f;
     });
     for (std::int64_t c0 = 0; c0 < a.in_c; c0 += most) {
-      const int cc = a.in_c - c0 < most ? int(a.in_c - c0) : most, row_len = cols * cc, row_filters = S * cc * BK;
+      const int cc = a.in_c - c0 < most ? int(a.in_c - c0) : most, row_filters = S * cc * BK;
       // Window rows a stage of filters holds (at least 1: chunk()), and the stages.
       const int stage_rows = filter_floats / row_filters < R ? filter_floats / row_filters : R;
       const int stages = (R + stage_rows - 1) / stage_rows;
       auto stage_floats = [&](int st) {
         return ((st + 1) * stage_rows < R ? stage_rows : R - st * stage_rows) * row_filters;
       };
-      // The region (rows x cols pixels of cc channels, zeros outside the image) and the first stage's filters.
-      // With every channel in the chunk a region row is one run of the input, bounded without a division.
+      // The region, a channel's rows x cols pixels after another's (zeros outside the image), a pixel's cc
+      // channels an item, and the first stage's filters.
       g.for_each_item([&](kernel::Item item) {
-        for (int e = item.linear; e < rows * row_len; e += items) {
-          const int row = e / row_len, at = e - row * row_len;
-          const std::int64_t iy = iy0 + row;
-          float value = 0.f;
-          if (iy >= 0 && iy < a.in_h) {
-            const float* line = image + iy * a.in_w * a.in_c;
-            if (cc == a.in_c) {
-              const std::int64_t offset = ix0 * a.in_c + at;
-              if (offset >= 0 && offset < a.in_w * a.in_c) value = line[offset];
-            } else {
-              const int col = at / cc;
-              const std::int64_t ix = ix0 + col;
-              if (ix >= 0 && ix < a.in_w) value = line[ix * a.in_c + c0 + (at - col * cc)];
-            }
+        for (int e = item.linear; e < rows * cols; e += items) {
+          const int row = e / cols, col = e - row * cols;
+          const std::int64_t iy = iy0 + row, ix = ix0 + col;
+          float* to = &region[row * cols + col];
+          if (iy >= 0 && iy < a.in_h && ix >= 0 && ix < a.in_w) {
+            const float* pixel = image + (iy * a.in_w + ix) * a.in_c + c0;
+            for (int c = 0; c < cc; ++c) to[c * rows * cols] = pixel[c];
+          } else {
+            for (int c = 0; c < cc; ++c) to[c * rows * cols] = 0.f;
           }
-          region[e] = value;
         }
-        for (int e = item.linear; e < stage_floats(0); e += items) filters[0][e] = filter_value(0, c0, cc, e);
+        copy_filters(item, 0, c0, cc, stage_floats(0), filters[0]);
       });
       g.barrier();
       for (int st = 0; st < stages; ++st) {
@@ -178,34 +229,25 @@ struct Conv2dWindowed {
           // The next stage's filters go to the other buffer first: their loads' latency is the other groups'
           // FMAs on the multiprocessor (values held in registers across the products cost 40-90 registers).
           if (st + 1 < stages)
-            for (int e = item.linear; e < stage_floats(st + 1); e += items)
-              filters[(st + 1) % 2][e] = filter_value((st + 1) * stage_rows, c0, cc, e);
+            copy_filters(item, (st + 1) * stage_rows, c0, cc, stage_floats(st + 1), filters[(st + 1) % 2]);
           float sum[PX][VK];
           PORTKERN_UNROLL
           for (int p = 0; p < PX; ++p)
             PORTKERN_UNROLL
             for (int v = 0; v < VK; ++v) sum[p][v] = acc(item, p * VK + v);
-          // This item's pixels read window row r of the region from (its tile row * stride + r, its first
-          // column * stride), sw * cc floats apart; window value j = s * cc + c of a row is j further.
-          const int tile_row = item.y / row_items, first_col = item.y % row_items * PX, step = sw * cc;
-          const int r0 = st * stage_rows, r_end = r0 + stage_rows < R ? r0 + stage_rows : R;
-          for (int r = r0; r < r_end; ++r) {
-            const float* in = &region[((tile_row * sh + r) * cols + first_col * sw) * cc];
-            const float* f = &filters[st % 2][(r - r0) * row_filters + item.x * VK];
-            for (int j = 0; j < S * cc; ++j) {
-              float x[PX];
-              PORTKERN_UNROLL
-              for (int p = 0; p < PX; ++p) x[p] = in[p * step + j];
-              PORTKERN_UNROLL
-              for (int v0 = 0; v0 < VK; v0 += 4) {
-                const auto w = kernel::vec<float, 4>::load(f + j * BK + v0);
-                PORTKERN_UNROLL
-                for (int p = 0; p < PX; ++p)
-                  PORTKERN_UNROLL
-                  for (int v = 0; v < 4; ++v) sum[p][v0 + v] += x[p] * w[v];
-              }
-            }
-          }
+          // This item's pixels read the region from (its tile row * stride + the stage's first window row, its
+          // first column * stride), the stage's filters from its first output channel.
+          const int tile_row = item.y / row_items, first_col = item.y % row_items * PX, r0 = st * stage_rows;
+          const int r_count = r0 + stage_rows < R ? stage_rows : R - r0;
+          const float* in = &region[(tile_row * sh + r0) * cols + first_col * sw];
+          const float* f = &filters[st % 2][item.x * VK];
+          // First layers' windows at compile time (with them and the copies above, the 3x3 and 7x7 stems ran
+          // 1.13-1.18x faster on the H200 at batch 4); 9x9 (SRCNN) and 6x6 stride 2 (YOLOv5s) are not among them yet.
+          if (S == 3 && sw == 1) multiply<3, 1>(sum, in, f, r_count, cc, rows, cols);
+          else if (S == 3 && sw == 2) multiply<3, 2>(sum, in, f, r_count, cc, rows, cols);
+          else if (S == 5 && sw == 1) multiply<5, 1>(sum, in, f, r_count, cc, rows, cols);
+          else if (S == 7 && sw == 2) multiply<7, 2>(sum, in, f, r_count, cc, rows, cols);
+          else multiply<0, 0>(sum, in, f, r_count, cc, rows, cols);
           PORTKERN_UNROLL
           for (int p = 0; p < PX; ++p)
             PORTKERN_UNROLL
