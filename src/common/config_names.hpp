@@ -1,8 +1,12 @@
 // Reading the stable configuration names of the kernel families ("tiled/r4a1c4_wg16x16_global"): constexpr,
-// so that a deployment's list of names becomes template arguments at compile time.
+// so that a deployment's list of names becomes template arguments at compile time, and the call of the
+// configuration a name picks among a build's instantiated ones.
 #pragma once
 
+#include <cstddef>
+#include <iterator>
 #include <string_view>
+#include <utility>
 
 namespace portkern::config_names {
 
@@ -25,6 +29,16 @@ constexpr bool parse_int(std::string_view& s, int& value) {
     s.remove_prefix(1);
   }
   return value <= largest;
+}
+
+// Calls f.template operator()<I>() for the index I of the entry of `names` (a constexpr array of names: the
+// configurations a build instantiates) equal to `name`; false if none is. Each family parses names[I] into its
+// kernel's template argument inside f.
+template <const auto& names, class F>
+bool with_instantiated(std::string_view name, F&& f) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return ((name == names[I] && (f.template operator()<I>(), true)) || ...);
+  }(std::make_index_sequence<std::size(names)>{});
 }
 
 }  // namespace portkern::config_names

@@ -6,9 +6,10 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <string_view>
-#include <utility>
 
+#include "common/config_names.hpp"
 #include "conv2d/implicit/implicit.hpp"
 #include "portkern/runtime/queue.hpp"
 
@@ -27,12 +28,8 @@ inline constexpr std::array<std::string_view, 7> implicit_cuda_instantiated = {
 // Calls launch(Conv2dImplicit<P>{args}) for the configuration of `names` called `config`; false if none is.
 template <const auto& names, class Launch>
 bool with_implicit_conv(std::string_view config, const ConvArgs& args, Launch&& launch) {
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    bool found = false;
-    ((!found && config == names[I] ? (launch(Conv2dImplicit<parse_implicit(names[I])>{args}), found = true) : false),
-     ...);
-    return found;
-  }(std::make_index_sequence<names.size()>{});
+  return config_names::with_instantiated<names>(
+      config, [&]<std::size_t I>() { launch(Conv2dImplicit<parse_implicit(names[I])>{args}); });
 }
 
 // Defined by kernels.cpp (the CPU: always one split) and kernels.cu (CUDA: split where the blocks are few).

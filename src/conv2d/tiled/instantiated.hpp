@@ -6,9 +6,10 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <string_view>
-#include <utility>
 
+#include "common/config_names.hpp"
 #include "conv2d/tiled/tiled.hpp"
 #include "portkern/runtime/queue.hpp"
 
@@ -21,14 +22,9 @@ inline constexpr std::array<std::string_view, 8> tiled_instantiated = {
 // Calls launch(Conv2dTiled<P>{...}) for the instantiated configuration named `config`; false if none is.
 template <class Launch>
 bool with_tiled_conv(std::string_view config, const ConvArgs& args, bool vector_c, bool vector_k, Launch&& launch) {
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    bool found = false;
-    ((!found && config == tiled_instantiated[I]
-          ? (launch(Conv2dTiled<parse_tiled_conv(tiled_instantiated[I])>{args, vector_c, vector_k}), found = true)
-          : false),
-     ...);
-    return found;
-  }(std::make_index_sequence<tiled_instantiated.size()>{});
+  return config_names::with_instantiated<tiled_instantiated>(config, [&]<std::size_t I>() {
+    launch(Conv2dTiled<parse_tiled_conv(tiled_instantiated[I])>{args, vector_c, vector_k});
+  });
 }
 
 // Defined by kernels.cpp (the CPU) and kernels.cu (CUDA): false when `config` is not instantiated.

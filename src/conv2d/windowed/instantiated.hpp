@@ -8,9 +8,10 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <string_view>
-#include <utility>
 
+#include "common/config_names.hpp"
 #include "conv2d/windowed/windowed.hpp"
 #include "portkern/runtime/queue.hpp"
 
@@ -24,14 +25,9 @@ inline constexpr std::array<std::string_view, 9> windowed_instantiated = {
 // Calls launch(Conv2dWindowed<P>{args, vector_k}) for the configuration named `config`; false if none is.
 template <class Launch>
 bool with_windowed_conv(std::string_view config, const ConvArgs& args, bool vector_k, Launch&& launch) {
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    bool found = false;
-    ((!found && config == windowed_instantiated[I]
-          ? (launch(Conv2dWindowed<parse_windowed(windowed_instantiated[I])>{args, vector_k}), found = true)
-          : false),
-     ...);
-    return found;
-  }(std::make_index_sequence<windowed_instantiated.size()>{});
+  return config_names::with_instantiated<windowed_instantiated>(config, [&]<std::size_t I>() {
+    launch(Conv2dWindowed<parse_windowed(windowed_instantiated[I])>{args, vector_k});
+  });
 }
 
 // Defined by kernels.cpp (the CPU) and kernels.cu (CUDA): false when `config` is not instantiated.

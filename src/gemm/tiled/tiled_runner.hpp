@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <utility>
 
+#include "common/config_names.hpp"
 #include "gemm/scale.hpp"
 #include "gemm/tiled/ladder.hpp"
 #include "gemm/tiled/staged.hpp"
@@ -20,11 +20,8 @@ namespace portkern::gemm_impl {
 // Calls launch.template operator()<P>() for the configuration of `names` called `config`; false if none is.
 template <const auto& names, class Launch>
 bool with_tiled_config(std::string_view config, Launch&& launch) {
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    bool found = false;
-    ((!found && config == names[I] ? (launch.template operator()<parse_tiled(names[I])>(), found = true) : false), ...);
-    return found;
-  }(std::make_index_sequence<names.size()>{});
+  return config_names::with_instantiated<names>(
+      config, [&]<std::size_t I>() { launch.template operator()<parse_tiled(names[I])>(); });
 }
 
 // The kernel of configuration P: GemmStaged in the staged mode, GemmTiled otherwise.
