@@ -1,7 +1,13 @@
 // The convolution and pooling on the CPU: every algorithm and every instantiated configuration against the
 // float64 reference (conv2d_cases.hpp), the deployment's choice (always applicable), pre-transformed Winograd
-// weights, pooling, and the descriptor and pointer checks.
+// weights, pooling, the descriptor and pointer checks, and that each configuration's name runs its own kernel.
+#include <string>
+#include <string_view>
+
 #include "conv2d/grouped/block.hpp"
+#include "conv2d/tiled/instantiated.hpp"
+#include "conv2d/tiled/tiled_config.hpp"
+#include "conv2d/windowed/instantiated.hpp"
 #include "conv2d_cases.hpp"
 
 namespace portkern::testing {
@@ -12,6 +18,30 @@ class Conv2dCpu : public ::testing::TestWithParam<Conv2dChoice> {};
 TEST_P(Conv2dCpu, MatchesReference) { check_all_cases(Device::cpu(), GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Instantiated, Conv2dCpu, ::testing::ValuesIn(conv2d_space(Device::cpu())), ConfigName());
+
+// Each instantiated configuration's name launches the kernel of that name (config_names::with_instantiated): the
+// reference tests above would pass on a neighbour's kernel too. A name of the space that is not instantiated
+// launches none.
+TEST(Conv2dRegistry, NamesLaunchTheirOwnKernels) {
+  using namespace conv2d_impl;
+  for (const std::string_view config : windowed_instantiated) {
+    std::string launched;
+    EXPECT_TRUE(with_windowed_conv(config, ConvArgs{}, false, [&]<class K>(const K&) {
+      launched = name(WindowedConfig{K::TH, K::TW, K::BK, K::PX, K::VK});
+    }));
+    EXPECT_EQ(launched, config);
+  }
+  for (const std::string_view config : tiled_instantiated) {
+    std::string launched;
+    EXPECT_TRUE(with_tiled_conv(config, ConvArgs{}, false, false, [&]<class K>(const K&) {
+      launched = name(TiledConvConfig{K::TH, K::TW, K::VC, K::VK});
+    }));
+    EXPECT_EQ(launched, config);
+  }
+  bool ran = false;
+  EXPECT_FALSE(with_windowed_conv("windowed/t2x8_k32_p2v4", ConvArgs{}, false, [&](const auto&) { ran = true; }));
+  EXPECT_FALSE(ran);
+}
 
 TEST(Conv2dCpuApi, RuleChoosesWithoutForce) { check_all_cases(Device::cpu(), {}); }
 
