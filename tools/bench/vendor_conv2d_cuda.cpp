@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "bench/csv_reader.hpp"
 #include "bench/measure.hpp"
 #include "portkern/error.hpp"
 #include "portkern/runtime/buffer.hpp"
@@ -44,11 +45,8 @@ bool skipped(const std::string& plan) {
   static const std::set<std::string> names = [] {
     std::set<std::string> out;
     const char* list = std::getenv("PORTKERN_CUDNN_SKIP");
-    for (std::string rest = list ? list : ""; !rest.empty();) {
-      const std::size_t comma = rest.find(',');
-      if (std::string name = rest.substr(0, comma); !name.empty()) out.insert(name);
-      rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
-    }
+    for (std::string& name : split_csv_line(list ? list : ""))
+      if (!name.empty()) out.insert(std::move(name));
     return out;
   }();
   return names.count(plan) > 0;
