@@ -86,10 +86,16 @@ inline std::vector<ConvCase> conv_cases() {
       {conv_desc(2, 4, 6, 32, 20, 3, 3, 1, 1, {4, 3, 1, 1}), true, "3x3, border of 4 rows above, 3 below, batch 2"},
       // First layers: 3 channels on images wider and taller than windowed's tiles (partial tiles on both sides,
       // two blocks of output channels), and an 11 x 11 stride-4 window whose region holds fewer than 3 channels
-      // (windowed takes them in chunks of 1 or 2).
+      // on 8 x 16 tiles (windowed takes them in chunks of 2 and 1). With the 3x3 and 7x7 ones above, every window
+      // windowed compiles its products for (compiled_windows): 5x5 and 9x9 at stride 1 of one channel, 6x6 at 2,
+      // a patchify 4x4 at 4.
       {conv_desc(2, 19, 37, 3, 70, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), true, "3x3 same, 3 -> 70, 19 x 37, bias relu",
        true},
       {conv_desc(1, 47, 71, 3, 35, 11, 11, 4, 4, {2, 1, 2, 1}), true, "11x11 stride 4, 3 -> 35, 47 x 71, bias"},
+      {conv_desc(1, 13, 23, 1, 19, 5, 5, 1, 1, {2, 2, 2, 2}, 1, 1, true), true, "5x5 same, 1 -> 19, 13 x 23, relu"},
+      {conv_desc(1, 11, 29, 1, 37, 9, 9, 1, 1, {4, 4, 4, 4}), false, "9x9 same, 1 -> 37, 11 x 29", true},
+      {conv_desc(2, 17, 43, 3, 17, 6, 6, 2, 2, {2, 2, 2, 2}), true, "6x6 stride 2 pad 2, 3 -> 17, 17 x 43"},
+      {conv_desc(1, 29, 70, 3, 33, 4, 4, 4, 4, {0, 0, 0, 0}, 1, 1, true), true, "4x4 stride 4, 3 -> 33, 29 x 70, relu"},
   };
   // Grouped and depthwise convolutions (ResNeXt, MobileNet, EfficientNet): `direct`, `grouped` and (groups = in_c
   // = out_c) `depthwise` take them; a block of 64 channels that spans several groups, groups of one output channel.

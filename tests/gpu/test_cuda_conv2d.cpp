@@ -66,16 +66,19 @@ TEST(Conv2dCudaApi, RuleRunsGroupsAsImplicitGemms) {
   EXPECT_EQ(conv2d_select(gpu, grouped(96, 96, 14)).config, "depthwise/default");
 }
 
-// First layers of 1 to 4 channels at strides 1 and 2 run `windowed`; patchify stems and 5 channels do not.
+// First layers of 1 to 4 channels run `windowed` (patchify stems too), items of 8 channels at stride 1 on grids
+// of 1024 tiles or more; 5 channels do not.
 TEST(Conv2dCudaApi, RuleRunsStemsAsWindowed) {
   PORTKERN_REQUIRE_GPU();
   const Device gpu = Device::cuda(0);
-  const std::string windowed = "windowed/t8x16_k32_p4v4";
+  const std::string windowed = "windowed/t8x16_k32_p4v4", wide = "windowed/t8x16_k32_p4v8";
   EXPECT_EQ(conv2d_select(gpu, conv_desc(1, 224, 224, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1})).config, windowed);
+  EXPECT_EQ(conv2d_select(gpu, conv_desc(4, 224, 224, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1})).config, wide);
+  EXPECT_EQ(conv2d_select(gpu, conv_desc(8, 224, 224, 3, 64, 3, 3, 2, 2, {1, 1, 1, 1})).config, windowed);
   EXPECT_EQ(conv2d_select(gpu, conv_desc(4, 230, 230, 3, 64, 7, 7, 2, 2, {0, 0, 0, 0})).config, windowed);
   EXPECT_EQ(conv2d_select(gpu, conv_desc(1, 64, 64, 1, 32, 9, 9, 1, 1, {4, 4, 4, 4}), Precision::tf32).config,
             windowed);
-  EXPECT_NE(conv2d_select(gpu, conv_desc(1, 224, 224, 3, 96, 4, 4, 4, 4, {0, 0, 0, 0})).algorithm, "windowed");
+  EXPECT_EQ(conv2d_select(gpu, conv_desc(1, 224, 224, 3, 96, 4, 4, 4, 4, {0, 0, 0, 0})).config, windowed);
   EXPECT_NE(conv2d_select(gpu, conv_desc(1, 56, 56, 5, 64, 3, 3, 1, 1, {1, 1, 1, 1})).algorithm, "windowed");
 }
 

@@ -35,7 +35,7 @@ std::string why_not(const Conv2dDesc& d) {
   if (std::string why = dense_undilated(d); !why.empty()) return why;
   const std::int64_t rows = (windowed_largest_tile_h - 1) * d.stride_h + d.window_h;
   const std::int64_t cols = (windowed_largest_tile_w - 1) * d.stride_w + d.window_w;
-  if (d.window_w > windowed_largest_window_w || rows * cols > windowed_region_floats)
+  if (d.window_w > windowed_largest_window_w || rows * windowed_region_pitch(cols) > windowed_region_floats)
     return "the window region of a tile (" + std::to_string(rows) + " x " + std::to_string(cols) +
            " pixels) or a window row (" + std::to_string(d.window_w) + " wide) exceeds group-local memory";
   return "";

@@ -1,10 +1,10 @@
 // The `windowed` configurations this build instantiates (the same on every back end), and the call of one of
 // them by name. Hand-picked from the space: 32 or 64 output channels a group at tiles of 128 or 64 pixels, items
 // of 2 to 8 pixels by 4 or 8 channels (those of 8 x 8 with 32 channels and 2 x 8 with 64 on 4 x 16 tiles left
-// out: ptxas spilled them under their register caps). The first, the default and CUDA's pick for first layers
-// (rule.cpp), ran best of these on 13 of 14 stems at strides 1 and 2 on the H200 at batch 4, LeNet-5's 32 x 32
-// one within 4% (32 x 8 = 256 items of 4 pixels x 4 channels: more groups and items than the others on small
-// images).
+// out: ptxas spilled them under their register caps; t8x16_k32_p4v8 and t4x16_k64_p4v8 keep 8 bytes of stack,
+// sm_90). The first, the default and CUDA's pick for first layers (rule.cpp), ran best of these on 9 of 17 stems
+// on the H200 at batch 4 and within 3% on 2 more; the fourth (8 channels an item) on the stride-1 ones of long
+// grids, which rule.cpp gives it (docs/performance.md, 2026-11-29, twentieth session).
 #pragma once
 
 #include <array>
