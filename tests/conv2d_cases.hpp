@@ -96,6 +96,25 @@ inline std::vector<ConvCase> conv_cases() {
       {conv_desc(1, 11, 29, 1, 37, 9, 9, 1, 1, {4, 4, 4, 4}), false, "9x9 same, 1 -> 37, 11 x 29", true},
       {conv_desc(2, 17, 43, 3, 17, 6, 6, 2, 2, {2, 2, 2, 2}), true, "6x6 stride 2 pad 2, 3 -> 17, 17 x 43"},
       {conv_desc(1, 29, 70, 3, 33, 4, 4, 4, 4, {0, 0, 0, 0}, 1, 1, true), true, "4x4 stride 4, 3 -> 33, 29 x 70, relu"},
+      // First layers of 1-32 output channels on rows of 23-67 pixels (the CPU's patch-row kernels: tiles of 28
+      // pixels by 16 channels or 14 by 32, the last tile of a row overlapping the one before): strides 1, 2 and 4,
+      // partial last vectors, rows of one tile and of a prime number of pixels, padded (a copied band) and
+      // unpadded (the input read in place), batches across bands.
+      {conv_desc(2, 31, 61, 3, 16, 3, 3, 2, 2, {1, 1, 1, 1}, 1, 1, true), true,
+       "3x3 stride 2, 3 -> 16, 61 wide, batch 2, bias residual relu", true},
+      {conv_desc(1, 9, 59, 3, 32, 3, 3, 1, 1, {1, 1, 1, 1}), true, "3x3 same, 3 -> 32, 59 wide, bias"},
+      {conv_desc(1, 10, 67, 3, 1, 6, 6, 2, 2, {2, 2, 2, 2}), false, "6x6 stride 2, 3 -> 1, 67 wide, residual", true},
+      {conv_desc(2, 7, 45, 3, 17, 7, 7, 2, 2, {3, 3, 3, 3}, 1, 1, true), true,
+       "7x7 stride 2, 3 -> 17, 45 wide, batch 2, bias relu"},
+      {conv_desc(1, 8, 124, 3, 20, 4, 4, 4, 4, {0, 0, 0, 0}), false,
+       "4x4 stride 4 unpadded, 3 -> 20, 124 wide, residual", true},
+      {conv_desc(1, 12, 32, 1, 6, 5, 5, 1, 1, {0, 0, 0, 0}, 1, 1, true), true, "5x5 valid, 1 -> 6, 32 wide, bias relu"},
+      // ... of 3 and 4 vectors of output channels (tiles of 9 and 6 pixels), and of two panels (64 + 36 channels)
+      {conv_desc(1, 9, 17, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), true, "3x3 same, 3 -> 64, 17 wide, bias relu",
+       true},
+      {conv_desc(1, 11, 23, 1, 41, 5, 5, 1, 1, {2, 2, 2, 2}), false, "5x5 same, 1 -> 41, 23 wide"},
+      {conv_desc(2, 9, 38, 3, 100, 4, 4, 4, 4, {0, 0, 0, 0}), true, "4x4 stride 4 unpadded, 3 -> 100, batch 2, bias",
+       true},
   };
   // Grouped and depthwise convolutions (ResNeXt, MobileNet, EfficientNet): `direct`, `grouped` and (groups = in_c
   // = out_c) `depthwise` take them; a block of 64 channels that spans several groups, groups of one output channel.

@@ -128,6 +128,79 @@ void check_patch_set(const MicroKernels<T>& set) {
         }
 }
 
+// The patch-row kernels (float only): every (vectors, column step) the set has, rows of one tile, of one more
+// column (the last tile overlaps the first), of a prime number of columns and of whole tiles; window rows of 1
+// and 3, runs of 1, 9 and 14 values; partial last vectors; no epilogue, bias, residual (in a tensor of its own or
+// in C itself) and ReLU; C's padding rows poisoned and untouched. `checked`: how many kernels it checked.
+void check_patch_row_set(const MicroKernels<float>& set, int& checked) {
+  const auto& blk = set.blocking;
+  const int lanes = blk.lanes;
+  checked = 0;
+  for (int vectors = 1; vectors <= kernel::cpu::max_row_vectors; ++vectors) {
+    const int nr = blk.patch_row_nr[vectors - 1];
+    for (int step = 1; step <= kernel::cpu::max_row_step; ++step) {
+      const auto row_kernel = set.patch_row_kernel(vectors, step);
+      if (!row_kernel) continue;
+      ++checked;
+      EXPECT_GE(nr, 1);
+      for (std::int64_t cols : {std::int64_t(nr), std::int64_t(nr) + 1, std::int64_t(2 * nr + 3), std::int64_t(3 * nr)})
+        for (auto [window_rows, run] : {std::array<std::int64_t, 2>{1, 1}, {3, 9}, {2, 14}})
+          for (int variant = 0; variant < 4; ++variant) {   // none; bias + ReLU; residual; residual in C + bias + ReLU
+            const int last_rows = variant % 2 ? lanes : 1 + (int(cols) + step + variant) % lanes;
+            const bool bias_on = variant % 2 == 1, relu = variant % 2 == 1, residual_on = variant >= 2;
+            const bool residual_in_c = variant == 3;
+            SCOPED_TRACE("vectors=" + std::to_string(vectors) + " step=" + std::to_string(step) +
+                         " cols=" + std::to_string(cols) + " window_rows=" + std::to_string(window_rows) +
+                         " run=" + std::to_string(run) + " variant=" + std::to_string(variant));
+            const int rows = (vectors - 1) * lanes + last_rows, width = vectors * lanes;
+            const std::int64_t k = window_rows * run;
+            auto a = random_vector<float>(std::size_t(width * k), 31);
+            for (std::int64_t p = 0; p < k; ++p)
+              for (int i = rows; i < width; ++i) a[std::size_t(p * width + i)] = 0.f;
+            // Window row r of column j starts at j * step + r * row_step: rows of the image as long as the
+            // columns reach and a few more values.
+            const std::int64_t row_step = (cols - 1) * step + run + 5;
+            const auto image = random_vector<float>(std::size_t(row_step * window_rows), 32);
+            const auto bias = random_vector<float>(std::size_t(width), 33);
+            const std::int64_t ldc = rows + 3;
+            const auto residual = random_vector<float>(std::size_t(ldc * cols), 34);
+            std::vector<float> c(std::size_t(ldc * cols), poison<float>);
+            for (std::int64_t j = 0; j < cols; ++j)
+              for (int i = 0; i < rows; ++i)
+                c[std::size_t(j * ldc + i)] = residual_in_c ? residual[std::size_t(j * ldc + i)] : poison<float>;
+            row_kernel(cols, a.data(), image.data(), window_rows, run, row_step, c.data(), ldc, last_rows,
+                       bias_on ? bias.data() : nullptr,
+                       residual_in_c ? c.data() : residual_on ? residual.data() : nullptr, relu);
+            const double eps = std::numeric_limits<float>::epsilon();
+            for (std::int64_t j = 0; j < cols; ++j)
+              for (std::int64_t i = 0; i < ldc; ++i) {
+                const float got = c[std::size_t(j * ldc + i)];
+                if (i >= rows) {
+                  ASSERT_TRUE(std::isnan(got)) << "C's padding written at (" << i << ", " << j << ")";
+                  continue;
+                }
+                double sum = 0, magnitude = 0;
+                for (std::int64_t r = 0; r < window_rows; ++r)
+                  for (std::int64_t q = 0; q < run; ++q) {
+                    const double x = a[std::size_t((r * run + q) * width + i)];
+                    const double y = image[std::size_t(j * step + r * row_step + q)];
+                    sum += x * y;
+                    magnitude += std::abs(x * y);
+                  }
+                if (residual_on) {
+                  sum += residual[std::size_t(j * ldc + i)];
+                  magnitude += std::abs(residual[std::size_t(j * ldc + i)]);
+                }
+                if (bias_on) sum += bias[std::size_t(i)], magnitude += std::abs(bias[std::size_t(i)]);
+                if (relu) sum = std::max(sum, 0.0);
+                ASSERT_LE(std::abs(double(got) - sum), 4 * eps * double(k + 2) * magnitude + 1e-30)
+                    << "at (" << i << ", " << j << ")";
+              }
+          }
+    }
+  }
+}
+
 std::vector<DeviceClass> executable_cpu_classes() {
   std::vector<DeviceClass> classes;
   for (const DeviceClass& c : device_classes())
@@ -148,6 +221,13 @@ TEST_P(MicroKernelsOfEachIsa, FloatPatchesMatchReference) {
 }
 TEST_P(MicroKernelsOfEachIsa, DoublePatchesMatchReference) {
   check_patch_set(*kernel::cpu::microkernels<double>(GetParam().cpu_isa));
+}
+// The AVX-512 set has patch-row kernels for 1- and 3-channel images at strides 1 and 2 (the first layers'); the
+// other sets may have none (their convolutions take the patch kernels).
+TEST_P(MicroKernelsOfEachIsa, FloatPatchRowsMatchReference) {
+  int checked = 0;
+  check_patch_row_set(*kernel::cpu::microkernels<float>(GetParam().cpu_isa), checked);
+  if (GetParam().cpu_isa == CpuIsa::avx512) EXPECT_GE(checked, 2 * 4);
 }
 TEST_P(MicroKernelsOfEachIsa, DoubleMatchesReference) {
   const auto* set = kernel::cpu::microkernels<double>(GetParam().cpu_isa);

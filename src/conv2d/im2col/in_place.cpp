@@ -8,6 +8,7 @@
 #include "conv2d/call.hpp"
 #include "gemm/cpu_packed/prepacked.hpp"
 #include "portkern/gemm_packed.hpp"
+#include "portkern/kernel/cpu/microkernel.hpp"
 
 namespace portkern::conv2d_impl {
 
@@ -37,11 +38,65 @@ void pad_row(const ConvArgs& a, const PaddedImage& p, i64 channel, i64 n, i64 ro
   std::memset(dst + left + inside, 0, std::size_t(row_floats - left - inside) * sizeof(float));
 }
 
+// The patch-row kernels (portkern/kernel/cpu/microkernel.hpp) that multiply whole output rows of `a` by `filter`
+// (a channel group's, p.channels channels a pixel), one per panel of the packed filter: first layers, whose
+// filter is one depth block (window_h * window_w * channels values), on rows at least a tile wide, where the set
+// has kernels for their column step (stride_w * channels). Empty (`full` nullptr) where these do not apply.
+// MobileNetV3's stem (3x3/2, 3 -> 16) ran 0.63 of oneDNN through the tile-by-tile patch kernels.
+struct RowKernels {
+  kernel::cpu::PatchRowKernel<float> full = nullptr, last = nullptr;   // of the panels but the last; of the last
+  i64 panels = 0, mr = 0, lanes = 0;
+  int last_rows = 0;   // in the last panel's last vector
+};
+// The largest panel the patch-row kernels take: one that stays in L1 (48 KiB: Zen 5's) while a row's tiles stream
+// it. AlexNet's 11x11x3 window by 64 filters (93 KiB) ran 0.93 of oneDNN through them, 1.00 through the GEMM's
+// tiles; 7x7x3 by 64 (38 KiB) and 11x11x3 by 32 (46 KiB) ran as fast as through them.
+constexpr i64 patch_row_panel_bytes = 48 * 1024;
+RowKernels patch_row_kernels(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter) {
+  const GemmPanelLayout& l = filter.layout();
+  const kernel::cpu::MicroKernels<float>* set = kernel::cpu::microkernels<float>(l.isa);
+  // One depth block, and a panel that stays in L1 while a row's tiles stream it.
+  if (!set || l.k > l.kc || l.k * std::min(l.m, l.mr) * i64(sizeof(float)) > patch_row_panel_bytes) return {};
+  const i64 lanes = set->blocking.lanes, panels = (l.m + l.mr - 1) / l.mr;
+  const i64 full_vectors = l.mr / lanes, last_vectors = (l.m - (panels - 1) * l.mr + lanes - 1) / lanes;
+  auto kernel = [&](i64 vectors) -> kernel::cpu::PatchRowKernel<float> {
+    if (vectors > kernel::cpu::max_row_vectors || a.out_w < set->blocking.patch_row_nr[vectors - 1]) return nullptr;
+    return set->patch_row_kernel(vectors, a.stride_w * p.channels);
+  };
+  RowKernels k{kernel(full_vectors), kernel(last_vectors), panels, l.mr, lanes,
+               int(l.m - (l.m - 1) / lanes * lanes)};
+  if (!k.last || (panels > 1 && !k.full)) return {};
+  if (!k.full) k.full = k.last;
+  return k;
+}
+
+// Output rows [begin, end) as multiply_rows below, by the patch-row kernels `kernels` (patch_row_kernels), on the
+// calling thread: each output row by every panel in turn, while its window rows are in L1.
+void multiply_whole_rows(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, i64 group,
+                         const float* image, i64 first, i64 begin, i64 end, const RowKernels& kernels) {
+  const i64 channel = group * filter.m(), k = filter.k();
+  for (i64 t = begin; t < end; ++t) {
+    const float* rows = image + (t / a.out_h * p.h + t % a.out_h * a.stride_h - first) * p.row_floats;
+    for (i64 panel = 0; panel < kernels.panels; ++panel) {
+      const bool last = panel == kernels.panels - 1;
+      const i64 row0 = panel * kernels.mr, at = t * a.out_w * a.out_c + channel + row0;
+      (last ? kernels.last : kernels.full)(a.out_w, filter.data() + row0 * k, rows, a.window_h,
+                                           a.window_w * p.channels, p.row_floats, a.output + at, a.out_c,
+                                           last ? kernels.last_rows : int(kernels.lanes),
+                                           a.bias ? a.bias + channel + row0 : nullptr,
+                                           a.residual ? a.residual + at : nullptr, a.relu);
+    }
+  }
+}
+
 // Output rows [begin, end) of the batch's (image n, row y) rows by the filter of channel group `group`, on
 // `threads`: where each pixel's patch starts in `image` (the batch's padded images from its padded row `first`
 // on, n * p.h + row counting across images), then the GEMM of those pixels, the epilogue on each tile.
 void multiply_rows(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter, i64 group,
                    const float* image, i64 first, i64 begin, i64 end, i64* offsets, int threads) {
+  if (threads == 1)
+    if (const RowKernels row_kernels = patch_row_kernels(a, p, filter); row_kernels.full)
+      return multiply_whole_rows(a, p, filter, group, image, first, begin, end, row_kernels);
   const i64 row_floats = p.row_floats, run = a.window_w * p.channels, channel = group * filter.m();
   const i64 at = begin * a.out_w * a.out_c + channel;
   // Neighbours' patches stride_w * channels apart, within a padded row; with one pixel a row the stride may be
@@ -151,6 +206,14 @@ void run_im2col_in_place(Queue& q, const ConvArgs& a) {
   const i64 cores = core_parts(q, rows);
   if (p.copied && (cores == 1 || rows >= 4 * cores)) {
     run_bands(q, a, p, &filter, 1, cores);
+    return;
+  }
+
+  // The input read in place by the patch-row kernel: each core its share of the rows.
+  if (const RowKernels row_kernels = p.copied ? RowKernels{} : patch_row_kernels(a, p, filter); row_kernels.full) {
+#pragma omp parallel for schedule(static) num_threads(int(cores)) if (cores > 1)
+    for (i64 part = 0; part < cores; ++part)
+      multiply_whole_rows(a, p, filter, 0, a.input, 0, rows * part / cores, rows * (part + 1) / cores, row_kernels);
     return;
   }
 

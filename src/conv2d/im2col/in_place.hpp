@@ -10,6 +10,9 @@
 //   bands of output rows that stay in a core's cache, each core its own share). A tile of pixels whose windows'
 //   top or bottom rows lie wholly in that border skips them (on small images: 2 of a 3x3 window's 21 rows of
 //   taps down a 7 x 7 image).
+//   First layers (1-4 channels, a filter whose panels of 1-4 vectors stay in L1, rows of at least a tile) skip the
+//   GEMM's tile loop: where the CPU's set has patch-row kernels for their column step (stride_w * channels), each
+//   output row is one call per panel, the epilogue fused into its stores (microkernel.hpp's PatchRowKernel).
 //
 // When it wins
 //   Where im2col's patch matrix is large beside the image: large windows and few channels (ResNet's 7x7/2

@@ -32,6 +32,23 @@
 //
 // It is how conv2d's im2col/in_place multiplies without writing the patches out (src/conv2d/im2col/).
 //
+// A patch-row micro-kernel (PatchRowKernel) multiplies a whole row of `cols` equally spaced patches by one panel
+// (1 to 4 vectors), the convolution's first layers' case (1-4 input channels, a window whose whole depth,
+// window_h * window_w * channels, is one packed depth block), and applies the epilogue as it stores:
+//
+//   C(i, j) = epilogue(sum_{r < window_rows, q < run} A(i, r * run + q) * image[j * column_step + r * row_step + q])
+//   epilogue(x) = relu?(x + residual[j * ldc + i] + bias[i])      (residual, bias: nullptr when absent)
+//
+//   cols       >= Blocking::patch_row_nr[vectors - 1]: the kernel covers it in tiles of that many columns, the
+//              last one overlapping the one before it (its overlapped columns are computed again, not stored)
+//   a          the packed panel: column p at a + p * vectors * lanes, zero rows below `rows`
+//   c, ldc     column j at c + j * ldc (NHWC output: ldc = the layer's output channels); rows of it are
+//              written, nothing else. residual likewise with the same ldc (it may be C itself)
+//   last_rows  rows in the last vector, as above
+// Its column step (stride_w * channels) is fixed per kernel, so that every tap is one broadcast FMA addressed
+// from one pointer and a constant: the kernel for (vectors, step) is patch_row_kernel(vectors, step), nullptr
+// where the set has none (then the tile-by-tile patch kernels run).
+//
 // A kernel set per ISA holds one kernel per (b_columns, vectors <= Blocking::vectors, cols <= Blocking::nr),
 // the ISA's block sizes, and optionally its own versions of the frame's packing and GEMV routines.
 // Sets: avx512 (src/gemm/cpu_packed/microkernel_avx512.cpp, compiled for x86-64-v4), avx2 (x86-64-v3), generic
@@ -55,6 +72,11 @@ using PatchMicroKernel = void (*)(std::int64_t k, const T* a, std::int64_t a_ste
                                   T* c, std::int64_t ldc, T alpha, T beta, int last_rows, const T* prefetch,
                                   std::int64_t prefetch_step);
 
+template <class T>
+using PatchRowKernel = void (*)(std::int64_t cols, const T* a, const T* image, std::int64_t window_rows,
+                                std::int64_t run, std::int64_t row_step, T* c, std::int64_t ldc, int last_rows,
+                                const T* bias, const T* residual, bool relu);
+
 // The frame's routines an ISA may provide (nullptr: the frame's portable C++).
 //   pack_columns:    column p of src (rows contiguous, p-th at src + p*ld) into panels of mr rows; panel r
 //                    (width w = its rows rounded up to lanes, zero-padded) at dst + r*mr*kc, (i, p) at [p*w + i]
@@ -74,6 +96,8 @@ using GemvAxpy = void (*)(std::int64_t rows, std::int64_t k, const T* m, std::in
 
 inline constexpr int max_vectors = 4;   // table bounds
 inline constexpr int max_nr = 16;
+inline constexpr int max_row_vectors = 4;   // patch-row kernels: panels of 1 to 4 vectors,
+inline constexpr int max_row_step = 12;     // column steps 1..12 (stride_w * channels of 1-4 channel images)
 
 // Register and cache blocking of one ISA and precision.
 struct Blocking {
@@ -88,6 +112,8 @@ struct Blocking {
   // accumulators free for more columns, which a patch multiply with few output channels needs (a 3-channel
   // stem with 32 filters is a 2-vector panel).
   int patch_nr[max_vectors] = {1, 1, 1, 1};
+  // Columns of a patch-row kernel's tile over a panel of v vectors: patch_row_nr[v - 1] (0: no such kernels).
+  int patch_row_nr[max_row_vectors] = {0, 0, 0, 0};
   std::int64_t mr() const { return std::int64_t(vectors) * lanes; }
 };
 
@@ -97,6 +123,7 @@ struct MicroKernels {
   Blocking blocking;
   MicroKernel<T> kernels[2][max_vectors][max_nr] = {};   // [b_columns][vectors - 1][cols - 1]
   PatchMicroKernel<T> patch_kernels[max_vectors][max_nr] = {};   // [vectors - 1][cols - 1]
+  PatchRowKernel<T> patch_row_kernels[max_row_vectors][max_row_step] = {};   // [vectors - 1][column step - 1]
   PackColumns<T> pack_columns = nullptr;
   PackTransposed<T> pack_transposed = nullptr;
   GemvDot<T> gemv_dot = nullptr;
@@ -104,6 +131,11 @@ struct MicroKernels {
 
   MicroKernel<T> kernel(bool b_columns, int vectors, int cols) const { return kernels[b_columns][vectors - 1][cols - 1]; }
   PatchMicroKernel<T> patch_kernel(int vectors, int cols) const { return patch_kernels[vectors - 1][cols - 1]; }
+  // The patch-row kernel of panels of `vectors` vectors and columns `step` apart, or nullptr.
+  PatchRowKernel<T> patch_row_kernel(std::int64_t vectors, std::int64_t step) const {
+    if (vectors < 1 || vectors > max_row_vectors || step < 1 || step > max_row_step) return nullptr;
+    return patch_row_kernels[vectors - 1][step - 1];
+  }
 };
 
 // The set of `isa` (nullptr when this build has none: the x86 sets exist on x86-64 only). Whether the CPU can
