@@ -19,6 +19,7 @@
 #include "conv2d/deployment.hpp"
 #include "conv2d/grouped/block.hpp"
 #include "conv2d/registry.hpp"
+#include "conv2d/windowed/windowed.hpp"
 #include "portkern/runtime/device_class.hpp"
 
 namespace portkern::conv2d_impl {
@@ -78,11 +79,14 @@ std::string grouped_implicit_config(const Conv2dDesc& d, Precision precision) {
 // 6 such layers measured, 0.86-0.99x on stride-1 grids of 392-512 tiles. Until the cuda-sm90 deployment is measured
 // again with windowed in its space, this clause stands in front of it.
 constexpr std::int64_t stem_channels = 4, wide_items_tiles = 1024;
+constexpr std::string_view stem_items_4 = "windowed/t8x16_k32_p4v4", stem_items_8 = "windowed/t8x16_k32_p4v8";
 bool is_stem(const Conv2dDesc& d) { return d.groups == 1 && d.in_c <= stem_channels; }
 std::string_view stem_config(const Conv2dDesc& d) {
-  const std::int64_t tiles = d.batch * ((d.out_h + 7) / 8) * ((d.out_w + 15) / 16);   // of 8 x 16 pixels
+  constexpr WindowedConfig wide = parse_windowed(stem_items_8);
+  const std::int64_t tiles = d.batch * ((d.out_h + wide.tile_h - 1) / wide.tile_h) *
+                             ((d.out_w + wide.tile_w - 1) / wide.tile_w);
   const bool wide_items = d.stride_h == 1 && d.stride_w == 1 && tiles >= wide_items_tiles;
-  return wide_items ? "windowed/t8x16_k32_p4v8" : "windowed/t8x16_k32_p4v4";
+  return wide_items ? stem_items_8 : stem_items_4;
 }
 
 template <class D>

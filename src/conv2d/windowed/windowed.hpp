@@ -7,8 +7,8 @@
 // output channels. Its input channels are taken in chunks that fit group-local memory (all of them at once for
 // a 3-channel image): per chunk it copies the tile's window region, ((tile_h - 1) * stride_h + window_h) rows of
 // ((tile_w - 1) * stride_w + window_w) pixels (a row padded to a multiple of 4), zeros outside the image, one
-// channel's rows after another's (a first layer's items read 4 pixels before they store any: their loads in
-// flight together), and then the filters in stages of as many window rows as 2048 values hold (window_w * chunk x
+// channel's rows after another's (a first layer's items issue the loads of 12 / channels pixels before they store
+// any: their latencies overlap), and then the filters in stages of as many window rows as 2048 values hold (window_w * chunk x
 // block_k values a row; a 3x3 window of 3 channels is one stage), double-buffered: each phase first copies the
 // next stage into the other buffer (the loads' latency is covered by the other groups on the multiprocessor),
 // then multiplies the current one. An item owns `pixels` consecutive pixels of a tile row by vec_k consecutive
@@ -201,11 +201,10 @@ struct Conv2dWindowed {
   };
 
   // The region's values (zeros outside the image and past `cols`), an item's pixels `items` apart from `first`:
-  // consecutive items read consecutive pixels; its (row, col) and the pixel's address are walked without a
-  // division. CC > 0: the chunk's channels at compile time (first layers: 1 to 4), the loads of 12 / CC pixels in
+  // consecutive items read consecutive pixels; its (row, col) is walked without a division. CC > 0: the chunk's channels at compile time (first layers: 1 to 4), the loads of 12 / CC pixels in
   // flight before their stores (a loop of load-then-store waits for each load in turn). CC = 0: r.cc, a pixel at
   // a time.
-  static constexpr int copy_batch = 4, copy_batch_values = 12;
+  static constexpr int copy_batch_values = 12;
   template <int CC>
   PORTKERN_INLINE void copy_region(int first, const Region& r, float* region) const {
     constexpr int batch = CC > 0 ? copy_batch_values / CC : 1;
@@ -248,6 +247,7 @@ struct Conv2dWindowed {
 
   // store(e, load(e)) for e = first, first + step, ... below count: an item's copy, copy_batch loads issued
   // before any of their stores.
+  static constexpr int copy_batch = 4;
   template <class Load, class Store>
   PORTKERN_INLINE static void copy_batched(int first, int count, int step, Load&& load, Store&& store) {
     for (int e0 = first; e0 < count; e0 += copy_batch * step) {
