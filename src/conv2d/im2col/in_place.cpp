@@ -48,15 +48,12 @@ struct RowKernels {
   i64 panels = 0, mr = 0, lanes = 0;
   int last_rows = 0;   // in the last panel's last vector
 };
-// The largest panel the patch-row kernels take: one that stays in L1 (48 KiB: Zen 5's) while a row's tiles stream
-// it. AlexNet's 11x11x3 window by 64 filters (93 KiB) ran 0.93 of oneDNN through them, 1.00 through the GEMM's
-// tiles; 7x7x3 by 64 (38 KiB) and 11x11x3 by 32 (46 KiB) ran as fast as through them.
-constexpr i64 patch_row_panel_bytes = 48 * 1024;
 RowKernels patch_row_kernels(const ConvArgs& a, const PaddedImage& p, const GemmPackedA<float>& filter) {
   const GemmPanelLayout& l = filter.layout();
   const kernel::cpu::MicroKernels<float>* set = kernel::cpu::microkernels<float>(l.isa);
-  // One depth block, and a panel that stays in L1 while a row's tiles stream it.
-  if (!set || l.k > l.kc || l.k * std::min(l.m, l.mr) * i64(sizeof(float)) > patch_row_panel_bytes) return {};
+  // One depth block, and a panel that stays in L1 while a row's tiles stream it (Blocking::patch_row_panel_bytes).
+  if (!set || l.k > l.kc || l.k * std::min(l.m, l.mr) * i64(sizeof(float)) > set->blocking.patch_row_panel_bytes)
+    return {};
   const i64 lanes = set->blocking.lanes, panels = (l.m + l.mr - 1) / l.mr;
   const i64 full_vectors = l.mr / lanes, last_vectors = (l.m - (panels - 1) * l.mr + lanes - 1) / lanes;
   auto kernel = [&](i64 vectors) -> kernel::cpu::PatchRowKernel<float> {

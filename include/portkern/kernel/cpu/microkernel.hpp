@@ -114,6 +114,8 @@ struct Blocking {
   int patch_nr[max_vectors] = {1, 1, 1, 1};
   // Columns of a patch-row kernel's tile over a panel of v vectors: patch_row_nr[v - 1] (0: no such kernels).
   int patch_row_nr[max_row_vectors] = {0, 0, 0, 0};
+  // The largest filter panel (bytes) the patch-row kernels take: one that stays in L1 while a row's tiles stream it.
+  std::int64_t patch_row_panel_bytes = 0;
   std::int64_t mr() const { return std::int64_t(vectors) * lanes; }
 };
 
