@@ -8,7 +8,7 @@
 #     staged) is the tuning build's PORTKERN_TUNING_SPACE and TUNE_CONFIGS (default "default") tune's --configs:
 #     TUNE_SPACE=tf32 TUNE_CONFIGS=_tf32 builds and measures the TF32 fragments alone.
 #   TUNE_OP=conv2d: build the default configuration (it instantiates the whole convolution space) and measure
-#     every algorithm and configuration on the layers of $TUNE_NETS (default "resnet50 vgg16 more_nets":
+#     every algorithm and configuration on the layers of $TUNE_NETS (default "resnet50 vgg16 more_nets stems":
 #     data/shapes/conv_<net>.csv) at $TUNE_BATCHES (default 1 2 4 8 16 32) into
 #     data/tuning/cuda-sm90/conv2d.csv (TUNE_PRECISION=tf32: conv2d-tf32.csv, every configuration at tf32).
 # Stops measuring after $TUNE_SECONDS (default 420) so that one device call returns what it measured; run
@@ -49,7 +49,7 @@ case $op in
     csv=data/tuning/cuda-sm90/conv2d.csv
     [ "$precision" = accurate ] || csv=data/tuning/cuda-sm90/conv2d-$precision.csv
     read -ra batches <<< "${TUNE_BATCHES:-1 2 4 8 16 32}"
-    read -ra nets <<< "${TUNE_NETS:-resnet50 vgg16 more_nets}"
+    read -ra nets <<< "${TUNE_NETS:-resnet50 vgg16 more_nets stems}"
     mkdir -p "$(dirname "$csv")"
     timeout $(( deadline - $(date +%s) )) "./$build/portkern" tune conv2d --device cuda:0 --nets "${nets[@]}" \
       --batches "${batches[@]}" --precision "$precision" --out "$csv" 2> "$dest/tune.log"

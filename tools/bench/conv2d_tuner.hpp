@@ -18,7 +18,8 @@
 namespace portkern::bench {
 
 struct ConvTuneOptions {
-  std::vector<std::string> nets = {"resnet50", "vgg16"};   // data/shapes/conv_<net>.csv, or CSV paths
+  // data/shapes/conv_<net>.csv, or CSV paths: the layers the deployments are tuned on
+  std::vector<std::string> nets = {"resnet50", "vgg16", "more_nets", "stems"};
   std::vector<std::int64_t> batches = {1, 4};
   std::string out;           // CSV file (appended)
   double time_ms = 0;        // per sample; 0: 20 on the CPU, 2 on a GPU

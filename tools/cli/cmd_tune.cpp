@@ -3,8 +3,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "bench/conv2d_tuner.hpp"
+#include "bench/conv_layers.hpp"
 #include "bench/shapes.hpp"
 #include "bench/tuner.hpp"
 #include "cli/commands.hpp"
@@ -15,15 +18,20 @@
 namespace portkern::cli {
 
 namespace {
-// The GEMM shape lists that name each shape's network (a `net` column): a GEMM deployment's recipe is chosen by
-// leaving whole networks out of its training (analyze.py --networks; docs/tuning.md).
-constexpr const char* gemm_network_lists[] = {"gemm_nets", "gemm_more_nets", "gemm_tune25",
-                                              "gemm_unseen60", "gemm_large", "gemm_square"};
+// The shape lists that name each shape's network: a deployment's recipe is chosen by leaving whole networks out of
+// its training (analyze.py --networks; docs/tuning.md). GEMM's lists have a `net` column; conv2d's are the tuned
+// layer lists themselves (`--nets`), whose layers are named <network>/<layer>.
+std::vector<std::string> gemm_network_lists() {
+  std::vector<std::string> paths;
+  for (const char* list : {"gemm_nets", "gemm_more_nets", "gemm_tune25", "gemm_unseen60", "gemm_large", "gemm_square"})
+    paths.push_back(std::string(PORTKERN_SOURCE_DIR) + "/data/shapes/" + list + ".csv");
+  return paths;
+}
 
 // The analysis pipeline (tools/tuning, in the project's virtual environment) over the dataset: tables,
 // plots and the generated deploy/<device-class>/<op>.hpp.
 void deploy(const Device& device, const std::string& op, const std::string& csv, const std::string& family,
-            Precision precision = Precision::accurate) {
+            const std::vector<std::string>& network_lists, Precision precision = Precision::accurate) {
   const std::string root = PORTKERN_SOURCE_DIR, device_class = gemm_device_class(device);
   std::string python = root + "/.venv/bin/python";
   if (!std::filesystem::exists(python)) python = "python3";
@@ -37,10 +45,8 @@ void deploy(const Device& device, const std::string& op, const std::string& csv,
                               "' --op " + op + " --device " + device_class +
                               (family == "all" ? "" : " --family " + family) + " --deploy-header '" + header +
                               "' --device-class " + device_class + " --precision " + std::string(name(precision));
-  if (op == "gemm") {
-    command += " --networks";
-    for (const char* list : gemm_network_lists) command += " '" + root + "/data/shapes/" + list + ".csv'";
-  }
+  if (!network_lists.empty()) command += " --networks";
+  for (const auto& list : network_lists) command += " '" + list + "'";
   std::cerr << "+ " << command << '\n';
   if (std::system(command.c_str()) != 0) fail("portkern tune --deploy", "the analysis failed (see above)");
   std::cerr << "wrote " << header << ": rebuild portkern to ship it\n";
@@ -73,7 +79,7 @@ void add_tune_gemm(CLI::App& tune) {
       options.out = csv;
       bench::tune_gemm(d, options);
     }
-    if (run_deploy || analyse_only) deploy(d, "gemm", csv, options.family);
+    if (run_deploy || analyse_only) deploy(d, "gemm", csv, options.family, gemm_network_lists());
   });
 }
 
@@ -83,7 +89,7 @@ void add_tune_conv2d(CLI::App& tune) {
   static bench::ConvTuneOptions options;
   static bool run_deploy = false, analyse_only = false;
   add_device_option(*conv, device);
-  conv->add_option("--nets", options.nets, "Shape files: vgg16, resnet50 (data/shapes/conv_<net>.csv) or CSV paths")
+  conv->add_option("--nets", options.nets, "Layer lists: vgg16, resnet50, more_nets, stems, ... (data/shapes/conv_<net>.csv) or CSV paths")
       ->capture_default_str();
   conv->add_option("--batches", options.batches, "Images per call; every layer is tuned at each")
       ->capture_default_str()
@@ -107,7 +113,11 @@ void add_tune_conv2d(CLI::App& tune) {
     options.precision = *parse_precision(conv_precision);
     const std::string csv = options.out.empty() ? bench::default_conv2d_tuning_csv(d, options.precision) : options.out;
     if (!analyse_only) bench::tune_conv2d(d, options);
-    if (run_deploy || analyse_only) deploy(d, "conv2d", csv, "all", options.precision);
+    if (run_deploy || analyse_only) {
+      std::vector<std::string> layer_lists;
+      for (const auto& net : options.nets) layer_lists.push_back(bench::conv_shapes_path(net));
+      deploy(d, "conv2d", csv, "all", layer_lists, options.precision);
+    }
   });
 }
 }  // namespace

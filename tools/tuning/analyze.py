@@ -19,7 +19,8 @@ When several families are analysed, a top-level decision tree chooses the family
 family whose deployed choice is fastest) and the whole is scored on the test shapes against the best of all
 configurations of all families.
 
-With --networks (GEMM shape lists naming each shape's network in a `net` column), the deployment's recipe is
+With --networks (GEMM shape lists naming each shape's network in a `net` column, or conv2d layer lists whose
+`layer` names it, dataset.read_networks), the deployment's recipe is
 also scored by leaving whole networks out: for each network owning shapes of the dataset, every family's
 selection (the chosen normalisation, selection method and N) and tree, and the family tree, are fitted again on
 the shapes of the other networks only (a shape of several networks belongs to each: it is held out with any of
@@ -521,8 +522,16 @@ def analyse(paths: list[str], out_dir: Path, op: str = "gemm", family: str | Non
     families = full.family_names()
     log(opts, f"{full.device} {op}: {full.n_shapes} shapes x {full.n_configs} configurations, "
               f"families {', '.join(families)}")
+    # A family that applies to no shape of the dataset (conv2d's depthwise and grouped on dense layers) has nothing
+    # to choose among and is never deployed; kept, it would leave every leave-networks-out fit of the family tree
+    # without a choice for it, and so without a score.
+    empty = [fam for fam in families if full.family(fam).n_shapes == 0]
+    if empty and len(empty) < len(families):
+        log(opts, f"no shape measured for {', '.join(empty)}: not analysed")
+        families = [fam for fam in families if fam not in empty]
     sp = evaluate.split(full.n_shapes, opts.test_fraction, opts.seed)
-    net_of_shape = dataset.read_networks(networks, op) if networks else {}
+    batches = sorted({int(b) for b in full.shapes["batch"]}) if "batch" in full.shapes else []
+    net_of_shape = dataset.read_networks(networks, op, batches) if networks else {}
     test_keys = {shape_keys(full)[i] for i in sp.test}
     deps, tables = [], []
     for fam in families:
@@ -623,8 +632,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="the deployment's precision: only configurations it allows are selected; a header for a "
                         "precision other than the default is the struct <op>_<precision>")
     p.add_argument("--networks", nargs="+", default=None, metavar="FILE",
-                   help="GEMM shape lists with a net column (data/shapes/gemm_*.csv): also score the deployment "
-                        "leaving each network out")
+                   help="GEMM shape lists with a net column (data/shapes/gemm_*.csv) or conv2d layer lists "
+                        "(data/shapes/conv_*.csv): also score the deployment leaving each network out")
     return p.parse_args(argv)
 
 

@@ -14,8 +14,9 @@ and a shape is the key (op, shape columns...); `config` is an opaque, stable str
 for failed or missing measurements. Shapes on which every configuration failed are dropped (they carry no
 information about which configuration to choose).
 
-`read_networks` maps GEMM shapes to the networks using them, from shape lists (data/shapes/gemm_*.csv) with a
-`net` column, for the leave-networks-out evaluation (analyze.py --networks).
+`read_networks` maps shapes to the networks using them, for the leave-networks-out evaluation (analyze.py
+--networks): GEMM shapes from shape lists with a `net` column (data/shapes/gemm_*.csv), convolutions from layer
+lists whose `layer` names the network before a '/' (data/shapes/conv_*.csv), at each batch of the dataset.
 
 `read` tolerates what an interrupted `portkern tune` may leave: a last line without its newline (a row cut
 short) and whole lines that are not rows (a wrong number of cells, or cells that are not numbers) are
@@ -192,22 +193,46 @@ def load(paths: Iterable[str | Path], op: str = "gemm", family: str | None = Non
                      device or devices[0], op, paths, int((~keep).sum()))
 
 
-def read_networks(paths: Iterable[str | Path], op: str = "gemm") -> dict[tuple, set[str]]:
-    """Shape key (the values of `shape_key(op)`: "gemm", m, n, k, batch, trans_a, trans_b) -> the networks using the
-    shape, from GEMM shape lists with columns m,k,n,batch,net (trans_a,trans_b optional, 0 when absent; other
-    columns and lines starting with # ignored). A shape listed in several rows, of one file or several, belongs
-    to each of their networks."""
-    if op != "gemm":
-        raise DatasetError(f"network shape lists are GEMM shape lists; {op} datasets cannot use them")
+def read_networks(paths: Iterable[str | Path], op: str = "gemm",
+                  batches: Iterable[int] = ()) -> dict[tuple, set[str]]:
+    """Shape key (the values of `shape_key(op)`) -> the networks using the shape. A shape listed in several rows,
+    of one file or several, belongs to each of their networks; lines starting with # are ignored.
+      gemm:   shape lists with columns m,k,n,batch,net (trans_a,trans_b optional, 0 when absent);
+      conv2d: layer lists with columns layer,window,stride,in_h,in_w,in_c,out_h,out_w,out_k (groups optional, 1
+              when absent; grouped layers are left out: the datasets' keys are dense convolutions), the network
+              being `layer` up to its '/' (a name without one: the list's file name after "conv_", as the seed's
+              conv_vgg16.csv names its layers "conv1_1"); each layer is keyed at every batch of `batches`, padded as the C++
+              tools pad it (tools/bench/conv_layers.cpp: none where the unpadded image yields out_h, else half
+              the window)."""
+    required = {"gemm": ("m", "k", "n", "batch", "net"),
+                "conv2d": ("layer", "window", "stride", "in_h", "in_w", "in_c", "out_h", "out_w", "out_k")}
+    if op not in required:
+        raise DatasetError(f"no network lists for {op} datasets")
+    batches = list(batches)
+    if op == "conv2d" and not batches:
+        raise DatasetError("conv2d layer lists need the dataset's batches")
     networks: dict[tuple, set[str]] = {}
     for path in paths:
         with open(path, newline="") as f:
             rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-        missing = [c for c in ("m", "k", "n", "batch", "net") if rows and c not in rows[0]]
+        missing = [c for c in required[op] if rows and c not in rows[0]]
         if not rows or missing:
-            raise DatasetError(f"{path}: not a shape list with a net column (missing {missing or 'rows'})")
+            what = "a shape list with a net column" if op == "gemm" else "a layer list"
+            raise DatasetError(f"{path}: not {what} (missing {missing or 'rows'})")
         for r in rows:
-            key = ("gemm", *(int(r[c]) for c in ("m", "n", "k", "batch")),
-                   *(int(r.get(c) or 0) for c in ("trans_a", "trans_b")))
-            networks.setdefault(key, set()).add(r["net"])
+            if op == "gemm":
+                keys = [("gemm", *(int(r[c]) for c in ("m", "n", "k", "batch")),
+                         *(int(r.get(c) or 0) for c in ("trans_a", "trans_b")))]
+                net = r["net"]
+            else:
+                if int(r.get("groups") or 1) != 1:
+                    continue
+                window, stride, in_h, in_w, in_c, out_h, out_w, out_k = (
+                    int(r[c]) for c in required[op][1:])
+                pad = 0 if (in_h - window) // stride + 1 == out_h else (window - 1) // 2
+                keys = [("conv2d", b, in_h, in_w, in_c, out_h, out_w, out_k, window, window, stride, stride, pad, pad)
+                        for b in batches]
+                net = r["layer"].split("/")[0] if "/" in r["layer"] else Path(path).stem.removeprefix("conv_")
+            for key in keys:
+                networks.setdefault(key, set()).add(net)
     return networks

@@ -3,8 +3,8 @@
 A deployment is made per precision: it may only pick configurations whose arithmetic the precision allows
 (ieee: IEEE FMA only; accurate: IEEE or 3xTF32; tf32: any). A configuration's arithmetic is in its name: a
 `tiled`/`implicit` name ending "_x3" computes with 3xTF32, "_tf32" with TF32, others with IEEE FMA;
-cuda_native/tf32x3 with 3xTF32. cuda_native/auto adapts to the call's precision (never tensor cores at ieee),
-so its rows measured at one precision say nothing of it at a precision where it computes otherwise. `portkern
+cuda_native/tf32x3 with 3xTF32. cuda_native/auto and implicit_wgmma adapt to the call's precision (ADAPTIVE), so
+their rows measured at one precision say nothing of them at a precision where they compute otherwise. `portkern
 tune` measures every configuration at the tf32 precision (which allows all; auto computes there as at the
 default one).
 """
@@ -12,7 +12,11 @@ from __future__ import annotations
 
 PRECISIONS = ("accurate", "ieee", "tf32")
 DEFAULT = "accurate"
-ADAPTIVE = frozenset({"cuda_native/auto"})   # configurations whose arithmetic follows the call's precision
+# Configurations whose arithmetic follows the call's precision: IEEE FMA at ieee, tensor cores at the others.
+# cuda_native/auto takes 3xTF32 at accurate and tf32; implicit_wgmma takes 3xTF32 at accurate and TF32 at tf32 (named
+# tf32x3 here too: what matters is that no row of it measured at accurate or tf32 serves an ieee deployment, where it
+# runs as im2col, src/conv2d/implicit_wgmma/).
+ADAPTIVE = frozenset({"cuda_native/auto", "implicit_wgmma/default"})
 
 
 def arithmetic(config: str, precision: str = DEFAULT) -> str:

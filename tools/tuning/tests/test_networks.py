@@ -77,6 +77,29 @@ def test_read_networks_unites_rows_and_files(tmp_path):
         dataset.read_networks([tmp_path / "a.csv"], op="conv2d")
 
 
+def test_read_networks_keys_conv_layers_at_each_batch(tmp_path):
+    (tmp_path / "c.csv").write_text("layer,window,stride,in_h,in_w,in_c,out_h,out_w,out_k,groups\n"
+                                    "r/conv1,7,2,230,230,3,112,112,64,1\n"    # padded image: no padding
+                                    "r/conv2,3,1,56,56,64,56,56,64,1\n"       # same size out: half the window
+                                    "s/stem,3,1,56,56,64,56,56,64,1\n"        # the same layer in another network
+                                    "s/dw,3,1,56,56,64,56,56,64,64\n")        # grouped: not a dense key
+    got = dataset.read_networks([tmp_path / "c.csv"], op="conv2d", batches=[1, 4])
+    conv = lambda b, *s: ("conv2d", b, *s)
+    assert got == {conv(1, 230, 230, 3, 112, 112, 64, 7, 7, 2, 2, 0, 0): {"r"},
+                   conv(4, 230, 230, 3, 112, 112, 64, 7, 7, 2, 2, 0, 0): {"r"},
+                   conv(1, 56, 56, 64, 56, 56, 64, 3, 3, 1, 1, 1, 1): {"r", "s"},
+                   conv(4, 56, 56, 64, 56, 56, 64, 3, 3, 1, 1, 1, 1): {"r", "s"}}
+    (tmp_path / "conv_vgg.csv").write_text("layer,window,stride,in_h,in_w,in_c,out_h,out_w,out_k\n"
+                                           "conv1_1,3,1,56,56,64,56,56,64\n")   # no '/': the file names it
+    assert dataset.read_networks([tmp_path / "conv_vgg.csv"], op="conv2d", batches=[1]) == \
+        {conv(1, 56, 56, 64, 56, 56, 64, 3, 3, 1, 1, 1, 1): {"vgg"}}
+    with pytest.raises(dataset.DatasetError, match="batches"):
+        dataset.read_networks([tmp_path / "c.csv"], op="conv2d")
+    (tmp_path / "g.csv").write_text("m,k,n,batch,net\n4,5,6,1,x\n")   # a GEMM list is no layer list
+    with pytest.raises(dataset.DatasetError, match="layer list"):
+        dataset.read_networks([tmp_path / "g.csv"], op="conv2d", batches=[1])
+
+
 def test_an_unlike_network_scores_visibly_lower(tmp_path):
     nets = network_shapes()
     shapes = sorted({s for lst in nets.values() for s in lst}) + [(100, 100, 100, 1)]   # the last: no network
@@ -138,3 +161,20 @@ def test_a_network_of_the_random_splits_held_out_shapes_scores_as_the_random_spl
     assert loo["networks"]["held"]["score"] == pytest.approx(result["score"], abs=1e-12)
     for fam in result["families"]:
         assert loo["networks"]["held"]["families"][fam["name"]] == pytest.approx(fam["score"], abs=1e-12)
+
+
+def test_a_family_of_no_shape_leaves_the_family_tree_scored_by_networks(two_family_csv, tmp_path, capsys):
+    """A family that applies to no shape (every row failed: conv2d's depthwise on dense layers) is not analysed, so
+    that the family tree's classifiers are each scored on networks left out (they scored 0% beside it)."""
+    rows = list(csv.reader(open(two_family_csv)))
+    shapes = synthetic_shapes()
+    failed = [["test-device", "gemm", "empty", "empty/default", m, n, k, batch, 0, 0, 0, 0, 0] for m, n, k, batch in shapes]
+    synthetic.write(tmp_path / "data.csv", rows[1:] + failed)
+    write_shape_list(tmp_path / "nets.csv", {f"net{i}": shapes[i::3] for i in range(3)})
+    out = tmp_path / "out"
+    analyze.main([str(tmp_path / "data.csv"), "--out", str(out), *FAST, "--networks", str(tmp_path / "nets.csv")])
+    printed = capsys.readouterr().out
+    assert "no shape measured for empty: not analysed" in printed
+    scores = printed.split("family tree by networks left out: ")[1].splitlines()[0]
+    assert "0.00%" not in scores, scores
+    assert {f["name"] for f in json.loads((out / "selection.json").read_text())["families"]} <= {"tiled", "cpu_packed"}

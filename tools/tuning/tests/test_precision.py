@@ -38,6 +38,9 @@ def test_adaptive_rows_count_only_where_they_compute_alike():
     assert precision.usable("cuda_native/auto", "tf32")
     assert not precision.usable("cuda_native/auto", "ieee")
     assert precision.usable("cuda_native/simt", "ieee")
+    # implicit_wgmma runs as im2col at ieee: its tensor-core rows serve accurate and tf32 deployments only
+    assert precision.usable("implicit_wgmma/default", "accurate") and precision.usable("implicit_wgmma/default", "tf32")
+    assert not precision.usable("implicit_wgmma/default", "ieee")
     assert not precision.usable("tiled/r8a1c4_wg8x16_staged_k32_s2_x3", "ieee")
     assert not precision.usable("tiled/r8a1c4_wg8x16_staged_k32_s2_tf32", "accurate")
 
