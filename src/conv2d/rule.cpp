@@ -1,5 +1,4 @@
 // The selection, in order:
-//   0. on CUDA, first layers (few input channels) go to `windowed` before the deployment (is_stem below);
 //   1. the generated deployment's pick for the device class (deploy/<class>/conv2d.hpp): its family tree
 //      chooses the algorithm, the algorithm's tree the configuration;
 //   2. where that pick does not apply to the descriptor (a shape unlike the tuning set's, e.g. Winograd for a
@@ -19,7 +18,6 @@
 #include "conv2d/deployment.hpp"
 #include "conv2d/grouped/block.hpp"
 #include "conv2d/registry.hpp"
-#include "conv2d/windowed/windowed.hpp"
 #include "portkern/runtime/device_class.hpp"
 
 namespace portkern::conv2d_impl {
@@ -70,32 +68,8 @@ std::string grouped_implicit_config(const Conv2dDesc& d, Precision precision) {
   return wide ? "implicit/r8a1c8_wg16x16_staged_k32_s3_x3" : "implicit/r4a1c4_wg16x16_staged_k32_s3_x3";
 }
 
-// CUDA's first layers (1 to 4 input channels) run `windowed` (windowed.hpp), IEEE fp32 at every precision. On the
-// H200, 17 stems of 17 networks against cuDNN FP32 (docs/performance.md, 2026-11-29, twentieth session): 0.72-1.32
-// at batch 4 and 0.82-1.25 at batch 1 (geomeans 1.02 and 1.01), where the deployment's picks (implicit, im2col: k-tiles
-// of 27 to 147 copied element by element) ran 0.23-0.69 and im2col 0.35-0.63 on the stride-4 ones. Items of 4 pixels
-// by 4 channels, except at stride 1 on grids of 1024 tiles or more: 8 channels, twice the FMAs for each span of
-// window values loaded, in half the items (fewer resident threads, which only a long grid hides): 1.12-1.29x on the
-// 6 such layers measured, 0.86-0.99x on stride-1 grids of 392-512 tiles. Until the cuda-sm90 deployment is measured
-// again with windowed in its space, this clause stands in front of it.
-constexpr std::int64_t stem_channels = 4, wide_items_tiles = 1024;
-constexpr std::string_view stem_items_4 = "windowed/t8x16_k32_p4v4", stem_items_8 = "windowed/t8x16_k32_p4v8";
-bool is_stem(const Conv2dDesc& d) { return d.groups == 1 && d.in_c <= stem_channels; }
-std::string_view stem_config(const Conv2dDesc& d) {
-  constexpr WindowedConfig wide = parse_windowed(stem_items_8);
-  const std::int64_t tiles = d.batch * ((d.out_h + wide.tile_h - 1) / wide.tile_h) *
-                             ((d.out_w + wide.tile_w - 1) / wide.tile_w);
-  const bool wide_items = d.stride_h == 1 && d.stride_w == 1 && tiles >= wide_items_tiles;
-  return wide_items ? stem_items_8 : stem_items_4;
-}
-
 template <class D>
 Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precision precision) {
-  if (!device.is_cpu() && is_stem(d) &&
-      conv2d_not_applicable(device, d, "windowed", stem_config(d), precision).empty())
-    return {"windowed", std::string(stem_config(d)),
-            "first layer (in_c = " + std::to_string(d.in_c) + " <= " + std::to_string(stem_channels) +
-                "): " + std::string(stem_config(d))};
   const deploy::ConvProblem p = problem(d);
   deploy::Path path;
   const std::string_view family = D::families[D::select_family(p, &path)];

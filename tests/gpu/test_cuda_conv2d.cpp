@@ -66,20 +66,23 @@ TEST(Conv2dCudaApi, RuleRunsGroupsAsImplicitGemms) {
   EXPECT_EQ(conv2d_select(gpu, grouped(96, 96, 14)).config, "depthwise/default");
 }
 
-// First layers of 1 to 4 channels run `windowed` (patchify stems too), items of 8 channels at stride 1 on grids
-// of 1024 tiles or more; 5 channels do not.
-TEST(Conv2dCudaApi, RuleRunsStemsAsWindowed) {
+// The deployments (tuned with `windowed` in their space) send first layers of 1 to 3 channels to `windowed`, at
+// every precision and at strides, windows and images the tuning never saw (patchify stems too).
+TEST(Conv2dCudaApi, DeploymentsRunStemsAsWindowed) {
   PORTKERN_REQUIRE_GPU();
   const Device gpu = Device::cuda(0);
-  const std::string windowed = "windowed/t8x16_k32_p4v4", wide = "windowed/t8x16_k32_p4v8";
-  EXPECT_EQ(conv2d_select(gpu, conv_desc(1, 224, 224, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1})).config, windowed);
-  EXPECT_EQ(conv2d_select(gpu, conv_desc(4, 224, 224, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1})).config, wide);
-  EXPECT_EQ(conv2d_select(gpu, conv_desc(8, 224, 224, 3, 64, 3, 3, 2, 2, {1, 1, 1, 1})).config, windowed);
-  EXPECT_EQ(conv2d_select(gpu, conv_desc(4, 230, 230, 3, 64, 7, 7, 2, 2, {0, 0, 0, 0})).config, windowed);
-  EXPECT_EQ(conv2d_select(gpu, conv_desc(1, 64, 64, 1, 32, 9, 9, 1, 1, {4, 4, 4, 4}), Precision::tf32).config,
-            windowed);
-  EXPECT_EQ(conv2d_select(gpu, conv_desc(1, 224, 224, 3, 96, 4, 4, 4, 4, {0, 0, 0, 0})).config, windowed);
-  EXPECT_NE(conv2d_select(gpu, conv_desc(1, 56, 56, 5, 64, 3, 3, 1, 1, {1, 1, 1, 1})).algorithm, "windowed");
+  const Conv2dDesc stems[] = {conv_desc(1, 224, 224, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1}),
+                              conv_desc(4, 224, 224, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1}),
+                              conv_desc(8, 224, 224, 3, 64, 3, 3, 2, 2, {1, 1, 1, 1}),
+                              conv_desc(4, 230, 230, 3, 64, 7, 7, 2, 2, {0, 0, 0, 0}),
+                              conv_desc(1, 64, 64, 1, 32, 9, 9, 1, 1, {4, 4, 4, 4}),
+                              conv_desc(2, 300, 300, 3, 48, 5, 5, 2, 2, {2, 2, 2, 2}),
+                              conv_desc(1, 224, 224, 3, 96, 4, 4, 4, 4, {0, 0, 0, 0})};
+  for (const Precision precision : {Precision::accurate, Precision::ieee, Precision::tf32})
+    for (const Conv2dDesc& d : stems)
+      EXPECT_EQ(conv2d_select(gpu, d, precision).algorithm, "windowed")
+          << name(precision) << " " << d.batch << "x" << d.in_h << "x" << d.in_w << "x" << d.in_c << " window "
+          << d.window_h << " stride " << d.stride_h << ": " << conv2d_select(gpu, d, precision).reason;
 }
 
 // The residual given in the output itself (oneDNN's sum post-op) on every GPU configuration: the GEMM-based
