@@ -20,7 +20,7 @@ namespace portkern::cli {
 namespace {
 // The shape lists that name each shape's network: a deployment's recipe is chosen by leaving whole networks out of
 // its training (analyze.py --networks; docs/tuning.md). GEMM's lists have a `net` column; conv2d's are the tuned
-// layer lists themselves (`--nets`), whose layers are named <network>/<layer>.
+// layer lists themselves (`--nets`), a layer's network named before the '/' of its name, else by the list's file.
 std::vector<std::string> gemm_network_lists() {
   std::vector<std::string> paths;
   for (const char* list : {"gemm_nets", "gemm_more_nets", "gemm_tune25", "gemm_unseen60", "gemm_large", "gemm_square"})
@@ -89,7 +89,8 @@ void add_tune_conv2d(CLI::App& tune) {
   static bench::ConvTuneOptions options;
   static bool run_deploy = false, analyse_only = false;
   add_device_option(*conv, device);
-  conv->add_option("--nets", options.nets, "Layer lists: vgg16, resnet50, more_nets, stems, ... (data/shapes/conv_<net>.csv) or CSV paths")
+  conv->add_option("--nets", options.nets,
+                   "Layer lists: vgg16, resnet50, more_nets, stems, ... (data/shapes/conv_<net>.csv) or CSV paths")
       ->capture_default_str();
   conv->add_option("--batches", options.batches, "Images per call; every layer is tuned at each")
       ->capture_default_str()

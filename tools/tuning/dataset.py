@@ -16,7 +16,8 @@ information about which configuration to choose).
 
 `read_networks` maps shapes to the networks using them, for the leave-networks-out evaluation (analyze.py
 --networks): GEMM shapes from shape lists with a `net` column (data/shapes/gemm_*.csv), convolutions from layer
-lists whose `layer` names the network before a '/' (data/shapes/conv_*.csv), at each batch of the dataset.
+lists (data/shapes/conv_*.csv) whose `layer` names the network before a '/', or else whose file name names it, at
+each batch of the dataset.
 
 `read` tolerates what an interrupted `portkern tune` may leave: a last line without its newline (a row cut
 short) and whole lines that are not rows (a wrong number of cells, or cells that are not numbers) are
@@ -200,10 +201,10 @@ def read_networks(paths: Iterable[str | Path], op: str = "gemm",
       gemm:   shape lists with columns m,k,n,batch,net (trans_a,trans_b optional, 0 when absent);
       conv2d: layer lists with columns layer,window,stride,in_h,in_w,in_c,out_h,out_w,out_k (groups optional, 1
               when absent; grouped layers are left out: the datasets' keys are dense convolutions), the network
-              being `layer` up to its '/' (a name without one: the list's file name after "conv_", as the seed's
-              conv_vgg16.csv names its layers "conv1_1"); each layer is keyed at every batch of `batches`, padded as the C++
-              tools pad it (tools/bench/conv_layers.cpp: none where the unpadded image yields out_h, else half
-              the window)."""
+              being `layer` up to its '/' (a name without one: the list's file name after "conv_", as the
+              seed's conv_vgg16.csv names its layers "conv1_1"); each layer is keyed at every batch of `batches`,
+              padded as the C++ tools pad it (tools/bench/conv_layers.cpp: none where the unpadded image yields
+              out_h, else half the window)."""
     required = {"gemm": ("m", "k", "n", "batch", "net"),
                 "conv2d": ("layer", "window", "stride", "in_h", "in_w", "in_c", "out_h", "out_w", "out_k")}
     if op not in required:

@@ -166,9 +166,10 @@ def test_a_network_of_the_random_splits_held_out_shapes_scores_as_the_random_spl
 def test_a_family_of_no_shape_leaves_the_family_tree_scored_by_networks(two_family_csv, tmp_path, capsys):
     """A family that applies to no shape (every row failed: conv2d's depthwise on dense layers) is not analysed, so
     that the family tree's classifiers are each scored on networks left out (they scored 0% beside it)."""
-    rows = list(csv.reader(open(two_family_csv)))
+    rows = list(csv.reader(two_family_csv.read_text().splitlines()))
     shapes = synthetic_shapes()
-    failed = [["test-device", "gemm", "empty", "empty/default", m, n, k, batch, 0, 0, 0, 0, 0] for m, n, k, batch in shapes]
+    failed = [["test-device", "gemm", "empty", "empty/default", m, n, k, batch, 0, 0, 0, 0, 0]
+              for m, n, k, batch in shapes]
     synthetic.write(tmp_path / "data.csv", rows[1:] + failed)
     write_shape_list(tmp_path / "nets.csv", {f"net{i}": shapes[i::3] for i in range(3)})
     out = tmp_path / "out"
