@@ -8,6 +8,7 @@
 
 #include "conv2d/deployment.hpp"
 #include "conv2d/registry.hpp"
+#include "conv2d_cases.hpp"
 #include "gemm/tiled/ladder.hpp"
 #include "gemm/tiled/tiled_config.hpp"
 #include "gemm_cases.hpp"
@@ -79,6 +80,24 @@ TEST(DeviceClass, EveryDeployedConv2dConfigurationIsInstantiated) {
       });
       EXPECT_TRUE(missing.empty()) << c.name << " at " << name(p) << " deploys " << ::testing::PrintToString(missing);
     }
+  }
+}
+
+// The CUDA deployments (generated or hand-written) send first layers to `windowed` at every precision: checked here on their picks alone,
+// on any machine, so that a regenerated deployment that loses what the tuning learned fails CI, not only a GPU run
+// (which checks the whole selection: Conv2dCudaApi.DeploymentsRunStemsAsWindowed).
+TEST(DeviceClass, CudaDeploymentsSendFirstLayersToWindowed) {
+  for (const DeviceClass& c : device_classes()) {
+    if (c.backend != Backend::cuda) continue;
+    for (Precision p : precisions)
+      for (const Conv2dDesc& stem : first_layer_descs()) {
+        const Conv2dDesc d = conv2d_complete(stem);
+        const deploy::ConvProblem problem{d.batch,    d.in_h,     d.in_w,     d.in_c,    d.out_h,   d.out_w,  d.out_c,
+                                          d.window_h, d.window_w, d.stride_h, d.stride_w, d.pad_top, d.pad_left};
+        const std::string family = conv2d_impl::Conv2dDeployments::with(
+            c.name, p, [&]<class D>() { return std::string(D::families[D::select_family(problem)]); });
+        EXPECT_EQ(family, "windowed") << c.name << " at " << name(p) << ": " << describe(d);
+      }
   }
 }
 

@@ -1,24 +1,41 @@
-// Hand-written deployment of the device class cuda-generic (any CUDA GPU without a class of its own): the
-// generic CPU class's rule (gemm_1x1 for a 1x1 window, im2col + GEMM otherwise, deploy/cpu-generic/conv2d.hpp)
-// with im2col in one piece, as on the GPU classes.
+// Hand-written deployment of the device class cuda-generic (any CUDA GPU without a class of its own): first layers
+// of at most 4 input channels on `windowed` (a window region in group-local memory, SIMT, so any GPU runs it; the
+// sm_90 deployments learned this pick from measurements: it was the best configuration on all 102 first-layer
+// shapes of the H200's datasets, docs/tuning.md), else the generic CPU class's rule (gemm_1x1 for a 1x1 window,
+// im2col + GEMM otherwise, deploy/cpu-generic/conv2d.hpp) with im2col in one piece, as on the GPU classes.
 #pragma once
 
 #include <array>
 #include <span>
 #include <string_view>
 
-#include "deploy/cpu-generic/conv2d.hpp"
+#include "portkern/deploy/selector.hpp"
 
 namespace portkern::deploy::cuda_generic {
 
-struct conv2d : cpu_generic::conv2d {
+struct conv2d {
   static constexpr std::string_view device_class = "cuda-generic";
+  static constexpr std::array<std::string_view, 3> families = {"gemm_1x1", "im2col", "windowed"};
   // The configuration the library runs where the pick does not apply to a call (tools/tuning/runtime_rules.py).
   static constexpr std::string_view fallback = "im2col/whole";
+  static constexpr std::array<std::string_view, 1> gemm_1x1 = {"gemm_1x1/default"};
   static constexpr std::array<std::string_view, 1> im2col = {"im2col/whole"};
-  static std::span<const std::string_view> configs_of(std::string_view family) {
-    return family == "im2col" ? std::span<const std::string_view>(im2col) : cpu_generic::conv2d::configs_of(family);
+  static constexpr std::array<std::string_view, 1> windowed = {"windowed/t8x16_k32_p4v4"};
+
+  static int select_family(const ConvProblem& p, Path* path = nullptr) {
+    const double in_c = double(p.in_c), window_h = double(p.window_h), window_w = double(p.window_w);
+    if (le(path, "in_c", in_c, 4.5)) return 2;
+    if (le(path, "window_h", window_h, 1.5) && le(path, "window_w", window_w, 1.5)) return 0;
+    return 1;
   }
+  // As a generated header: the configurations of `family` (empty when it is not deployed), and its pick.
+  static std::span<const std::string_view> configs_of(std::string_view family) {
+    if (family == "gemm_1x1") return gemm_1x1;
+    if (family == "im2col") return im2col;
+    if (family == "windowed") return windowed;
+    return {};
+  }
+  static int select_in(std::string_view, const ConvProblem&, Path* = nullptr) { return 0; }
 };
 
 }  // namespace portkern::deploy::cuda_generic

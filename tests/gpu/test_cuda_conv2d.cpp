@@ -67,22 +67,14 @@ TEST(Conv2dCudaApi, RuleRunsGroupsAsImplicitGemms) {
 }
 
 // The deployments (tuned with `windowed` in their space) send first layers of 1 to 3 channels to `windowed`, at
-// every precision and at strides, windows and images the tuning never saw (patchify stems too).
+// every precision and at strides, windows and images the tuning never saw, and the selection keeps that pick.
 TEST(Conv2dCudaApi, DeploymentsRunStemsAsWindowed) {
   PORTKERN_REQUIRE_GPU();
   const Device gpu = Device::cuda(0);
-  const Conv2dDesc stems[] = {conv_desc(1, 224, 224, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1}),
-                              conv_desc(4, 224, 224, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1}),
-                              conv_desc(8, 224, 224, 3, 64, 3, 3, 2, 2, {1, 1, 1, 1}),
-                              conv_desc(4, 230, 230, 3, 64, 7, 7, 2, 2, {0, 0, 0, 0}),
-                              conv_desc(1, 64, 64, 1, 32, 9, 9, 1, 1, {4, 4, 4, 4}),
-                              conv_desc(2, 300, 300, 3, 48, 5, 5, 2, 2, {2, 2, 2, 2}),
-                              conv_desc(1, 224, 224, 3, 96, 4, 4, 4, 4, {0, 0, 0, 0})};
   for (const Precision precision : {Precision::accurate, Precision::ieee, Precision::tf32})
-    for (const Conv2dDesc& d : stems)
+    for (const Conv2dDesc& d : first_layer_descs())
       EXPECT_EQ(conv2d_select(gpu, d, precision).algorithm, "windowed")
-          << name(precision) << " " << d.batch << "x" << d.in_h << "x" << d.in_w << "x" << d.in_c << " window "
-          << d.window_h << " stride " << d.stride_h << ": " << conv2d_select(gpu, d, precision).reason;
+          << name(precision) << " " << describe(d) << ": " << conv2d_select(gpu, d, precision).reason;
 }
 
 // The residual given in the output itself (oneDNN's sum post-op) on every GPU configuration: the GEMM-based

@@ -60,3 +60,24 @@ def test_features_agree_with_the_library_rules(tmp_path: Path) -> None:
             assert bool(value) == row["applies"][algorithm], f"{name} on {row['net']}/{row['layer']}: {row}"
             seen[name].add(bool(value))
     assert all(v == {True, False} for v in seen.values()), seen   # both answers occur: the check can fail
+
+
+@pytest.mark.skipif(not CLI, reason="PORTKERN_CLI not set (run through CTest)")
+def test_layer_lists_keyed_as_the_library_reads_them(tmp_path: Path) -> None:
+    """dataset.read_networks pads a layer list's layers by the rule of the C++ reader (tools/bench/conv_layers.cpp,
+    layer_desc), which `portkern tune conv2d` keys the dataset's rows by: both must give every dense layer of every
+    list the same shape, or leaving networks out would score shapes that are no network's."""
+    import dataset
+    synthetic = tmp_path / "synthetic.csv"
+    synthetic_layers(synthetic)
+    out = tmp_path / "select.json"
+    lists = [synthetic] + sorted((ROOT / "data" / "shapes").glob("conv_*.csv"))
+    batches = (1, 3)
+    subprocess.run([CLI, "select", "conv2d", "--nets", *map(str, lists), "--batches", *map(str, batches),
+                    "--json", str(out)], check=True, capture_output=True, cwd=ROOT)
+    library = {("conv2d", r["batch"], r["in_h"], r["in_w"], r["in_c"], r["out_h"], r["out_w"], r["out_k"],
+                r["window"], r["window"], r["stride"], r["stride"], r["pad_h"], r["pad_w"])
+               for r in json.loads(out.read_text())["rows"] if r["groups"] == 1}
+    keyed = set(dataset.read_networks(lists, "conv2d", batches))
+    assert keyed == library, (sorted(keyed - library)[:5], sorted(library - keyed)[:5])
+    assert any(k[-1] > 0 for k in keyed) and any(k[-1] == 0 for k in keyed)   # both pad rules occur
