@@ -95,6 +95,29 @@ TEST(Conv2dCpuApi, BandsAndChunksOfEverySize) {
   }
 }
 
+// Winograd on two cores splits the tiles (where their data outweighs the filter) or the output channels, and walks a
+// part's tiles in chunks: layers that take each split (the conv cases have too few tiles for the channel split), with
+// chunks of one tile (a budget of a few bytes) and of the default size, both tiles, one and two cores.
+TEST(Conv2dCpuApi, WinogradPartsAndChunksOfEverySize) {
+  const std::vector<ConvCase> cases = {
+      {conv_desc(1, 12, 12, 100, 90, 3, 3, 1, 1, {1, 1, 1, 1}, 1, 1, true), true, "36 tiles of 100 -> 90: by channels",
+       true},
+      {conv_desc(2, 15, 13, 9, 20, 3, 3, 1, 1, {1, 1, 1, 1}), true, "batch 2, 9 -> 20: by tiles"}};
+  for (const char* budget : {"0.000001", ""}) {
+    SCOPED_TRACE(std::string("PORTKERN_CONV2D_WINOGRAD_MB=") + budget);
+    if (*budget) setenv("PORTKERN_CONV2D_WINOGRAD_MB", budget, 1);
+    for (const ConvCase& c : cases) {
+      const ConvData x = make_conv_data(c);
+      for (const char* config : {"winograd/f2", "winograd/f4"})
+        for (int threads : {1, 2}) {
+          Queue q(Device::cpu(), threads);
+          EXPECT_TRUE(check_conv2d(q, x, {"winograd", config})) << c.label << " " << config;
+        }
+    }
+    unsetenv("PORTKERN_CONV2D_WINOGRAD_MB");
+  }
+}
+
 // The residual given in the output itself (oneDNN's sum post-op), on every configuration.
 TEST(Conv2dCpuApi, ResidualInTheOutput) { check_residual_in_output(Device::cpu()); }
 

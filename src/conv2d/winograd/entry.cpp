@@ -41,8 +41,6 @@ void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
   const char* fn = conv2d_fn;
   const std::int64_t tiles_h = (a.out_h + M - 1) / M, tiles_w = (a.out_w + M - 1) / M;
   const std::int64_t tiles = checked_product({a.batch, tiles_h, tiles_w}, fn, "Winograd tiles");
-  const std::int64_t per_tile =
-      checked_mul(positions, checked_add(a.in_c, a.out_c, fn, "in_c + out_c"), fn, "Winograd floats per tile");
   // On the CPU each core gets a part of the layer whose transforms and products all run on it
   // (for_each_core_part): a part of the tiles where their data outweighs each core reading the whole
   // transformed filter, else a part of the output channels, each core transforming the whole input (the
@@ -58,7 +56,22 @@ void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
   const std::int64_t budget =
       (q.device().is_cpu() ? cache_chunk_bytes("PORTKERN_CONV2D_WINOGRAD_MB", 8) / parts : large_chunk_bytes) / 4;
   const std::int64_t part_tiles = by_tiles ? (tiles + parts - 1) / parts : tiles;
-  const std::int64_t chunk = std::clamp<std::int64_t>(budget / per_tile, 1, part_tiles);
+  // A chunk holds a tile's V (in_c values a position) and its products for the part's output channels only, and
+  // every chunk reads the part's whole rows of U again, so the part's tiles go in as few chunks as the budget
+  // allows, of even sizes: Darknet-53's 13 x 13 x 512 -> 1024 layer, split by channels on 2 cores, had been
+  // budgeted for all 1024 channels a tile and ran in chunks of 42 and 7 tiles, each reading 16.8 MB of U.
+  const std::int64_t part_out_c =
+      by_channels ? std::min(a.out_c, (channel_blocks + parts - 1) / parts * channel_block) : a.out_c;
+  const std::int64_t per_tile =
+      checked_mul(positions, checked_add(a.in_c, part_out_c, fn, "in_c + out_c"), fn, "Winograd floats per tile");
+  const std::int64_t most = std::max<std::int64_t>(budget / per_tile, 1);
+  // A chunk of `tiles` tiles' V and products for `channels` output channels, each position's matrix padded.
+  auto chunk_floats = [&](std::int64_t tiles, std::int64_t channels) {
+    return positions * (winograd_position_stride(checked_mul(tiles, a.in_c, fn, "Winograd V")) +
+                        winograd_position_stride(checked_mul(tiles, channels, fn, "Winograd products")));
+  };
+  const std::int64_t chunks = (part_tiles + most - 1) / most;
+  const std::int64_t chunk = (part_tiles + chunks - 1) / chunks;
   std::optional<detail::ScratchPool::Lease> filter_scratch;
   if (!u) {
     filter_scratch.emplace(lease_floats(q, checked_product({positions, a.in_c, a.out_c}, fn, "the transformed filter"),
@@ -75,34 +88,33 @@ void run_winograd(Queue& q, const ConvArgs& a, const float* u) {
     part.output = a.output + c0;
     part.bias = a.bias ? a.bias + c0 : nullptr;
     part.residual = a.residual ? a.residual + c0 : nullptr;
-    float* m = v + chunk * positions * a.in_c;
     for (std::int64_t t0 = begin; t0 < end; t0 += chunk) {
       const std::int64_t t1 = std::min(end, t0 + chunk), count = t1 - t0;
+      const std::int64_t v_stride = winograd_position_stride(count * a.in_c);
+      const std::int64_t m_stride = winograd_position_stride(count * channels);
+      float* m = v + positions * v_stride;
       const WinogradTiles range{tiles_h, tiles_w, t0, t1};
-      launch(part_queue, WinogradInput<M>{a, range, v});
+      launch(part_queue, WinogradInput<M>{a, range, v, v_stride});
       // For each position: products (channels x tiles) = U's rows c0.. (channels x in_c) * V (in_c x tiles),
       // column-major.
       gemm_strided_batched<float>(part_queue, Op::none, Op::none, channels, count, a.in_c, 1.f, u + c0, a.out_c,
-                                  a.in_c * a.out_c, v, a.in_c, count * a.in_c, 0.f, m, channels, count * channels,
-                                  positions, {"", "", gemm_precision(a.precision)});
-      launch(part_queue, WinogradOutput<M>{part, range, m, a.out_c});
+                                  a.in_c * a.out_c, v, a.in_c, v_stride, 0.f, m, channels, m_stride, positions,
+                                  {"", "", gemm_precision(a.precision)});
+      launch(part_queue, WinogradOutput<M>{part, range, m, m_stride, a.out_c});
     }
   };
   const char* purpose = "conv2d scratch (Winograd tiles)";
-  const std::int64_t tile_floats = positions * a.in_c;
   if (by_channels) {
     auto channel = [&](std::int64_t block) { return std::min(a.out_c, block * channel_block); };
     for_each_core_part(
         q, channel_blocks, parts, purpose,
-        [&](std::int64_t b0, std::int64_t b1) {
-          return chunk * (tile_floats + positions * (channel(b1) - channel(b0)));
-        },
+        [&](std::int64_t b0, std::int64_t b1) { return chunk_floats(chunk, channel(b1) - channel(b0)); },
         [&](Queue& part_queue, std::int64_t b0, std::int64_t b1, float* v) {
           run_part(part_queue, 0, tiles, channel(b0), channel(b1), v);
         });
   } else {
     for_each_core_part(
-        q, tiles, parts, purpose, [&](std::int64_t, std::int64_t) { return chunk * per_tile; },
+        q, tiles, parts, purpose, [&](std::int64_t, std::int64_t) { return chunk_floats(chunk, a.out_c); },
         [&](Queue& part_queue, std::int64_t begin, std::int64_t end, float* v) {
           run_part(part_queue, begin, end, 0, a.out_c, v);
         });
