@@ -73,9 +73,8 @@ struct WinogradMatrices<4> {
   }
 };
 
-// Which tiles a launch covers: tiles t = (n * tiles_h + ty) * tiles_w + tx in [begin, end).
-// Floats between two positions' matrices of V or of the products (positions x tiles x channels): the matrix's
-// floats rounded up to a whole, odd number of 64-byte lines. A tile's transforms touch all alpha^2 positions
+// Floats between two positions' matrices of V or of the products (positions x tiles x channels) on the CPU: the
+// matrix's floats rounded up to a whole, odd number of 64-byte lines. A tile's transforms touch all alpha^2 positions
 // at once, and at a stride that is a multiple of 4 KiB they all fall in one set of the L1 cache (48 KiB, 12
 // ways on Zen 5): 36 streams in 12 ways. Odd lines put up to 64 positions in 64 different sets. Seen on 2 Zen 5
 // cores: chunks of 224 tiles of 64 channels (57 344 bytes a position) ran VGG-16's conv1_2 at 0.62x the speed
@@ -85,6 +84,7 @@ inline std::int64_t winograd_position_stride(std::int64_t floats) {
   return ((floats + line - 1) / line | 1) * line;
 }
 
+// Which tiles a launch covers: tiles t = (n * tiles_h + ty) * tiles_w + tx in [begin, end).
 struct WinogradTiles {
   std::int64_t tiles_h, tiles_w, begin, end;
 };
