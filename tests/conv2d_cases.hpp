@@ -53,10 +53,13 @@ inline Conv2dDesc conv_desc(std::int64_t batch, std::int64_t h, std::int64_t w, 
 // deployments of CUDA classes send them to `windowed` at every precision (checked on the trees alone by
 // tests/test_device_class.cpp, through the whole selection by tests/gpu/test_cuda_conv2d.cpp).
 inline std::vector<Conv2dDesc> first_layer_descs() {
-  return {conv_desc(1, 224, 224, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1}), conv_desc(4, 224, 224, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1}),
-          conv_desc(8, 224, 224, 3, 64, 3, 3, 2, 2, {1, 1, 1, 1}), conv_desc(4, 230, 230, 3, 64, 7, 7, 2, 2, {0, 0, 0, 0}),
-          conv_desc(1, 64, 64, 1, 32, 9, 9, 1, 1, {4, 4, 4, 4}),   conv_desc(2, 300, 300, 3, 48, 5, 5, 2, 2, {2, 2, 2, 2}),
-          conv_desc(1, 224, 224, 3, 96, 4, 4, 4, 4, {0, 0, 0, 0})};
+  return {conv_desc(1, 224, 224, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1}),  // VGG-16's, at batches 1 and 4
+          conv_desc(4, 224, 224, 3, 64, 3, 3, 1, 1, {1, 1, 1, 1}),
+          conv_desc(8, 224, 224, 3, 64, 3, 3, 2, 2, {1, 1, 1, 1}),  // stride 2
+          conv_desc(4, 230, 230, 3, 64, 7, 7, 2, 2, {0, 0, 0, 0}),  // ResNet-50's, padded by the caller
+          conv_desc(1, 64, 64, 1, 32, 9, 9, 1, 1, {4, 4, 4, 4}),    // one channel, 9x9
+          conv_desc(2, 300, 300, 3, 48, 5, 5, 2, 2, {2, 2, 2, 2}),
+          conv_desc(1, 224, 224, 3, 96, 4, 4, 4, 4, {0, 0, 0, 0})};  // a patchify stem
 }
 
 // The cases every algorithm runs (each runs those it applies to).

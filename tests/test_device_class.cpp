@@ -83,9 +83,9 @@ TEST(DeviceClass, EveryDeployedConv2dConfigurationIsInstantiated) {
   }
 }
 
-// The CUDA deployments (generated or hand-written) send first layers to `windowed` at every precision: checked here on their picks alone,
-// on any machine, so that a regenerated deployment that loses what the tuning learned fails CI, not only a GPU run
-// (which checks the whole selection: Conv2dCudaApi.DeploymentsRunStemsAsWindowed).
+// The CUDA deployments (generated or hand-written) send first layers to `windowed` at every precision: checked here
+// on their picks alone, on any machine, so that a regenerated deployment that loses what the tuning learned fails
+// CI, not only a GPU run (which checks the whole selection: Conv2dCudaApi.DeploymentsRunStemsAsWindowed).
 TEST(DeviceClass, CudaDeploymentsSendFirstLayersToWindowed) {
   for (const DeviceClass& c : device_classes()) {
     if (c.backend != Backend::cuda) continue;

@@ -98,7 +98,7 @@ struct WinogradInput {
   ConvArgs a;
   WinogradTiles tiles;
   float* v;
-  std::int64_t position_stride;   // floats between two positions' matrices: winograd_position_stride
+  std::int64_t position_stride;   // floats between two positions' matrices (on the CPU winograd_position_stride)
 
   kernel::Range groups() const { return {tiles.end - tiles.begin, (a.in_c + items - 1) / items, 1}; }
 
@@ -214,7 +214,7 @@ struct WinogradOutput {
   ConvArgs a;
   WinogradTiles tiles;
   const float* m;
-  std::int64_t position_stride;   // floats between two positions' matrices of m: winograd_position_stride
+  std::int64_t position_stride;   // floats between two positions' matrices of m (as V's)
   // Channels between one output pixel and the next: a.out_c, unless a.output, a.bias and a.out_c describe a
   // range of the layer's output channels (a core's part), and this is the layer's out_c.
   std::int64_t pixel_stride = 0;
