@@ -92,8 +92,7 @@ TEST(DeviceClass, CudaDeploymentsSendFirstLayersToWindowed) {
     for (Precision p : precisions)
       for (const Conv2dDesc& stem : first_layer_descs()) {
         const Conv2dDesc d = conv2d_complete(stem);
-        const deploy::ConvProblem problem{d.batch,    d.in_h,     d.in_w,     d.in_c,    d.out_h,   d.out_w,  d.out_c,
-                                          d.window_h, d.window_w, d.stride_h, d.stride_w, d.pad_top, d.pad_left};
+        const deploy::ConvProblem problem = conv2d_impl::conv_problem(d);
         const std::string family = conv2d_impl::Conv2dDeployments::with(
             c.name, p, [&]<class D>() { return std::string(D::families[D::select_family(problem)]); });
         EXPECT_EQ(family, "windowed") << c.name << " at " << name(p) << ": " << describe(d);

@@ -9,33 +9,28 @@
 #include <span>
 #include <string_view>
 
-#include "portkern/deploy/selector.hpp"
+#include "deploy/cpu-generic/conv2d.hpp"
 
 namespace portkern::deploy::cuda_generic {
 
-struct conv2d {
+struct conv2d : cpu_generic::conv2d {
   static constexpr std::string_view device_class = "cuda-generic";
+  // The generic CPU class's families, and `windowed` after them.
   static constexpr std::array<std::string_view, 3> families = {"gemm_1x1", "im2col", "windowed"};
   // The configuration the library runs where the pick does not apply to a call (tools/tuning/runtime_rules.py).
   static constexpr std::string_view fallback = "im2col/whole";
-  static constexpr std::array<std::string_view, 1> gemm_1x1 = {"gemm_1x1/default"};
   static constexpr std::array<std::string_view, 1> im2col = {"im2col/whole"};
   static constexpr std::array<std::string_view, 1> windowed = {"windowed/t8x16_k32_p4v4"};
 
   static int select_family(const ConvProblem& p, Path* path = nullptr) {
-    const double in_c = double(p.in_c), window_h = double(p.window_h), window_w = double(p.window_w);
-    if (le(path, "in_c", in_c, 4.5)) return 2;
-    if (le(path, "window_h", window_h, 1.5) && le(path, "window_w", window_w, 1.5)) return 0;
-    return 1;
+    if (le(path, "in_c", double(p.in_c), 4.5)) return 2;
+    return cpu_generic::conv2d::select_family(p, path);
   }
-  // As a generated header: the configurations of `family` (empty when it is not deployed), and its pick.
   static std::span<const std::string_view> configs_of(std::string_view family) {
-    if (family == "gemm_1x1") return gemm_1x1;
     if (family == "im2col") return im2col;
     if (family == "windowed") return windowed;
-    return {};
+    return cpu_generic::conv2d::configs_of(family);
   }
-  static int select_in(std::string_view, const ConvProblem&, Path* = nullptr) { return 0; }
 };
 
 }  // namespace portkern::deploy::cuda_generic

@@ -14,6 +14,7 @@
 #include "deploy/cuda-sm90/conv2d.hpp"
 #include "deploy/cuda-sm90/conv2d_ieee.hpp"
 #include "deploy/cuda-sm90/conv2d_tf32.hpp"
+#include "portkern/dnn.hpp"
 
 namespace portkern::conv2d_impl {
 
@@ -27,5 +28,11 @@ using Conv2dDeployments =
     detail::DeploymentList<deploy::cpu_avx512::conv2d, deploy::cpu_avx2::conv2d, deploy::cpu_generic::conv2d,
                            deploy::cuda_sm90::conv2d, deploy::cuda_sm90::conv2d_ieee, deploy::cuda_sm90::conv2d_tf32,
                            deploy::cuda_generic::conv2d>;
+
+// What a deployment's trees read of a complete descriptor (conv2d_complete: the output size filled in).
+inline deploy::ConvProblem conv_problem(const Conv2dDesc& d) {
+  return {d.batch,    d.in_h,     d.in_w,     d.in_c,    d.out_h,   d.out_w,  d.out_c,
+          d.window_h, d.window_w, d.stride_h, d.stride_w, d.pad_top, d.pad_left};
+}
 
 }  // namespace portkern::conv2d_impl

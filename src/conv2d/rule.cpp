@@ -24,11 +24,6 @@ namespace portkern::conv2d_impl {
 
 namespace {
 
-deploy::ConvProblem problem(const Conv2dDesc& d) {
-  return {d.batch,    d.in_h,     d.in_w,     d.in_c,    d.out_h,   d.out_w,  d.out_c,
-          d.window_h, d.window_w, d.stride_h, d.stride_w, d.pad_top, d.pad_left};
-}
-
 std::string_view algorithm_of(std::string_view config) { return config.substr(0, config.find('/')); }
 
 // A GEMM per channel group pays from 8 output channels a group on the CPU, unless the group's channels take
@@ -70,7 +65,7 @@ std::string grouped_implicit_config(const Conv2dDesc& d, Precision precision) {
 
 template <class D>
 Conv2dSelection deployed_pick(const Device& device, const Conv2dDesc& d, Precision precision) {
-  const deploy::ConvProblem p = problem(d);
+  const deploy::ConvProblem p = conv_problem(d);
   deploy::Path path;
   const std::string_view family = D::families[D::select_family(p, &path)];
   const std::string_view config = D::configs_of(family)[D::select_in(family, p, &path)];

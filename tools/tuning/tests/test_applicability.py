@@ -1,17 +1,20 @@
 """The applicability features of features.py (`gemm_1x1_applies`, `winograd_applies`), which the generated
 conv2d trees test, against the library's own rules (the conv2d registry's why_not, src/conv2d/<algorithm>/):
 `portkern select conv2d --json` reports which algorithms apply to each shape, and the features must say the
-same, so that Python and C++ cannot drift. Needs the CLI (PORTKERN_CLI, set by CTest); skipped without it."""
+same, so that Python and C++ cannot drift; and the layer lists keyed as the library reads them. Needs the CLI
+(PORTKERN_CLI, set by CTest); skipped without it."""
 from __future__ import annotations
 
 import json
 import os
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+import dataset
 import features
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -32,17 +35,35 @@ def synthetic_layers(path: Path) -> None:
     path.write_text("\n".join(rows) + "\n")
 
 
-@pytest.mark.skipif(not CLI, reason="PORTKERN_CLI not set (run through CTest)")
-def test_features_agree_with_the_library_rules(tmp_path: Path) -> None:
-    synthetic = tmp_path / "synthetic.csv"
+BATCHES = (1, 3)
+
+
+@dataclass
+class Selection:
+    """The layer lists (the synthetic one, then every data/shapes/conv_*.csv) and the rows `portkern select conv2d
+    --json` reports for them at BATCHES."""
+    lists: list[Path]
+    rows: list[dict]
+
+
+@pytest.fixture(scope="module")
+def selection(tmp_path_factory: pytest.TempPathFactory) -> Selection:
+    if not CLI:
+        pytest.skip("PORTKERN_CLI not set (run through CTest)")
+    folder = tmp_path_factory.mktemp("select")
+    synthetic = folder / "synthetic.csv"
     synthetic_layers(synthetic)
-    out = tmp_path / "select.json"
-    nets = [str(synthetic)] + [str(p) for p in sorted((ROOT / "data" / "shapes").glob("conv_*.csv"))]
-    subprocess.run([CLI, "select", "conv2d", "--nets", *nets, "--batches", "1", "3", "--json", str(out)],
-                   check=True, capture_output=True, cwd=ROOT)
+    out = folder / "select.json"
+    lists = [synthetic] + sorted((ROOT / "data" / "shapes").glob("conv_*.csv"))
+    subprocess.run([CLI, "select", "conv2d", "--nets", *map(str, lists), "--batches", *map(str, BATCHES),
+                    "--json", str(out)], check=True, capture_output=True, cwd=ROOT)
+    return Selection(lists, json.loads(out.read_text())["rows"])
+
+
+def test_features_agree_with_the_library_rules(selection: Selection) -> None:
     # Grouped and depthwise layers (conv_grouped.csv) are left out: the features describe dense convolutions, the
     # shape columns of the tuning data have no groups, and every dense algorithm declines groups.
-    all_rows = json.loads(out.read_text())["rows"]
+    all_rows = selection.rows
     rows = [r for r in all_rows if r["groups"] == 1]
     assert all(not r["applies"][a] for r in all_rows if r["groups"] != 1 for a in ("gemm_1x1", "winograd", "im2col"))
     shapes = pd.DataFrame({
@@ -62,22 +83,13 @@ def test_features_agree_with_the_library_rules(tmp_path: Path) -> None:
     assert all(v == {True, False} for v in seen.values()), seen   # both answers occur: the check can fail
 
 
-@pytest.mark.skipif(not CLI, reason="PORTKERN_CLI not set (run through CTest)")
-def test_layer_lists_keyed_as_the_library_reads_them(tmp_path: Path) -> None:
+def test_layer_lists_keyed_as_the_library_reads_them(selection: Selection) -> None:
     """dataset.read_networks pads a layer list's layers by the rule of the C++ reader (tools/bench/conv_layers.cpp,
     layer_desc), which `portkern tune conv2d` keys the dataset's rows by: both must give every dense layer of every
     list the same shape, or leaving networks out would score shapes that are no network's."""
-    import dataset
-    synthetic = tmp_path / "synthetic.csv"
-    synthetic_layers(synthetic)
-    out = tmp_path / "select.json"
-    lists = [synthetic] + sorted((ROOT / "data" / "shapes").glob("conv_*.csv"))
-    batches = (1, 3)
-    subprocess.run([CLI, "select", "conv2d", "--nets", *map(str, lists), "--batches", *map(str, batches),
-                    "--json", str(out)], check=True, capture_output=True, cwd=ROOT)
     library = {("conv2d", r["batch"], r["in_h"], r["in_w"], r["in_c"], r["out_h"], r["out_w"], r["out_k"],
                 r["window"], r["window"], r["stride"], r["stride"], r["pad_h"], r["pad_w"])
-               for r in json.loads(out.read_text())["rows"] if r["groups"] == 1}
-    keyed = set(dataset.read_networks(lists, "conv2d", batches))
+               for r in selection.rows if r["groups"] == 1}
+    keyed = set(dataset.read_networks(selection.lists, "conv2d", BATCHES))
     assert keyed == library, (sorted(keyed - library)[:5], sorted(library - keyed)[:5])
     assert any(k[-1] > 0 for k in keyed) and any(k[-1] == 0 for k in keyed)   # both pad rules occur
